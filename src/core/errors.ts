@@ -1,0 +1,18 @@
+/**
+ * The one error base class. `code` is a stable string a caller can branch on; `message` is safe to show (never
+ * participant data); `cause` keeps the underlying fault for local diagnosis only.
+ */
+export class RimthanError extends Error {
+  override readonly name: string = 'RimthanError';
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+  }
+}
+
+/** True for any RimthanError (or subclass). */
+export function isRimthanError(error: unknown): error is RimthanError {
+  return error instanceof RimthanError;
+}

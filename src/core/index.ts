@@ -1,0 +1,23 @@
+/** core: pure building blocks (no I/O beyond what callers pass in). */
+export type { JsonObject, JsonValue } from './json.js';
+export { isJsonObject } from './json.js';
+export { canonicalJson, hasLoneSurrogate, MAX_CANONICAL_DEPTH } from './canonical-json.js';
+export type { JsonLimits, StrictJsonResult } from './strict-json.js';
+export { parseStrictJson, parseStrictJsonBytes } from './strict-json.js';
+export { sha256Hex, digestJson } from './digest.js';
+export type { CompiledSchema, SchemaCheck, SchemaIssue } from './schema.js';
+export { SchemaCompiler, checkSchemaDocument } from './schema.js';
+export type { TokenVerification } from './tokens.js';
+export {
+  KeyRing,
+  TokenSigner,
+  TokenKind,
+  parseRetiredKeys,
+  MAX_TOKEN_LENGTH,
+  MIN_SECRET_BYTES,
+  MAX_RETIRED_KEYS,
+} from './tokens.js';
+export { RimthanError, isRimthanError } from './errors.js';
+export type { Clock } from './clock.js';
+export { systemClock } from './clock.js';
+export { packageRoot } from './package-root.js';

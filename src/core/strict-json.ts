@@ -1,0 +1,111 @@
+import { hasLoneSurrogate } from './canonical-json.js';
+import type { JsonValue } from './json.js';
+
+export interface JsonLimits {
+  /** UTF-8 byte length cap, checked before parsing (default 4 MiB). */
+  readonly maxBytes?: number;
+  /** Deepest nesting of arrays/objects (default 64). */
+  readonly maxDepth?: number;
+  /** Total object members in the document (default 100 000). */
+  readonly maxKeys?: number;
+}
+
+export type StrictJsonResult = { ok: true; value: JsonValue } | { ok: false; reason: string };
+
+const DEFAULTS = { maxBytes: 4 * 1024 * 1024, maxDepth: 64, maxKeys: 100_000 } as const;
+const ANY_SURROGATE = /[\uD800-\uDFFF]|\\u[dD][89a-fA-F]/;
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Parses one JSON document and refuses what `JSON.parse` lets through: duplicate keys (at any depth), lone surrogates,
+ * nesting, size or member counts over the limits. Syntax (including trailing content and empty input) is checked by
+ * the native parser, the structural rules by one linear scan. `reason` never quotes the input.
+ */
+export function parseStrictJson(text: string, limits: JsonLimits = {}): StrictJsonResult {
+  const maxBytes = limits.maxBytes ?? DEFAULTS.maxBytes;
+  if (text.length > maxBytes || Buffer.byteLength(text, 'utf8') > maxBytes) return fail('document exceeds the size limit');
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch {
+    return fail('document is not valid JSON');
+  }
+  const structural = scan(text, limits.maxDepth ?? DEFAULTS.maxDepth, limits.maxKeys ?? DEFAULTS.maxKeys);
+  if (structural !== undefined) return fail(structural);
+  if (ANY_SURROGATE.test(text) && containsLoneSurrogate(value)) return fail('document contains a lone surrogate');
+  return { ok: true, value };
+}
+
+/** {@link parseStrictJson} over bytes, decoding UTF-8 fatally (invalid sequences are refused, a BOM is refused). */
+export function parseStrictJsonBytes(bytes: Uint8Array, limits: JsonLimits = {}): StrictJsonResult {
+  if (bytes.byteLength > (limits.maxBytes ?? DEFAULTS.maxBytes)) return fail('document exceeds the size limit');
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return fail('document is not valid UTF-8');
+  }
+  return parseStrictJson(text, limits);
+}
+
+function fail(reason: string): StrictJsonResult {
+  return { ok: false, reason };
+}
+
+/**
+ * One pass over syntactically valid JSON text: tracks nesting, counts members and detects a repeated key in any
+ * object. Keys without escapes are compared as raw slices; escaped keys are decoded first.
+ */
+function scan(text: string, maxDepth: number, maxKeys: number): string | undefined {
+  const stack: (Set<string> | null)[] = [];
+  let members = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (stack.length >= maxDepth) return 'document nesting exceeds the depth limit';
+      stack.push(c === 0x7b ? new Set<string>() : null);
+    } else if (c === 0x7d || c === 0x5d) {
+      stack.pop();
+    } else if (c === 0x22 /* " */) {
+      let j = i + 1;
+      let escaped = false;
+      for (;;) {
+        const d = text.charCodeAt(j);
+        if (d === 0x5c) {
+          escaped = true;
+          j += 2;
+        } else if (d === 0x22) break;
+        else j++;
+      }
+      const keys = stack[stack.length - 1];
+      if (keys !== undefined && keys !== null && isKey(text, j + 1)) {
+        if (++members > maxKeys) return 'document exceeds the member limit';
+        const raw = text.slice(i + 1, j);
+        const key = escaped ? (JSON.parse(text.slice(i, j + 1)) as string) : raw;
+        if (keys.has(key)) return 'document repeats a key in one object';
+        keys.add(key);
+      }
+      i = j;
+    }
+  }
+  return undefined;
+}
+
+function isKey(text: string, from: number): boolean {
+  for (let k = from; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x3a) return true;
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+  }
+  return false;
+}
+
+function containsLoneSurrogate(value: JsonValue): boolean {
+  if (typeof value === 'string') return hasLoneSurrogate(value);
+  if (Array.isArray(value)) return value.some(containsLoneSurrogate);
+  if (value !== null && typeof value === 'object') {
+    return Object.keys(value).some((k) => hasLoneSurrogate(k) || containsLoneSurrogate(value[k] as JsonValue));
+  }
+  return false;
+}

@@ -1,0 +1,130 @@
+/**
+ * Store migrations as data: an ordered list, each entry applied together with its `schema_version` bump in one
+ * transaction. Version N means the first N entries are applied. Never edit a shipped entry; append a new one.
+ *
+ * PostgreSQL statements use the token `{s}` for the (quoted) schema name the store was opened with.
+ */
+export interface Migration {
+  readonly name: string;
+  readonly sqlite: readonly string[];
+  readonly postgres: readonly string[];
+}
+
+const STATUS_CHECK = "('pending','running','interrupted','completed','cancelled','failed')";
+const KIND_CHECK =
+  "('run_started','vertex_completed','run_interrupted','run_resumed','run_completed','run_cancelled','run_failed')";
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    name: '001-runs-inputs-checkpoints-activities',
+    sqlite: [
+      `CREATE TABLE runs (
+        created_seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        run_id TEXT NOT NULL UNIQUE,
+        session_id TEXT NOT NULL,
+        definition_name TEXT NOT NULL,
+        definition_version TEXT NOT NULL,
+        parent_run_id TEXT,
+        input_sha256 TEXT NOT NULL,
+        idempotency_key TEXT,
+        status TEXT NOT NULL CHECK (status IN ${STATUS_CHECK}),
+        status_summary TEXT NOT NULL,
+        cancel_requested INTEGER NOT NULL CHECK (cancel_requested IN (0, 1)),
+        checkpoint_revision INTEGER NOT NULL CHECK (checkpoint_revision >= -1),
+        activity_cursor INTEGER NOT NULL CHECK (activity_cursor >= 0),
+        artifacts TEXT NOT NULL,
+        artifact_namespace TEXT NOT NULL,
+        interrupt TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        record_revision INTEGER NOT NULL CHECK (record_revision >= 0),
+        lease_owner TEXT,
+        lease_expires_at INTEGER
+      )`,
+      `CREATE UNIQUE INDEX runs_session_idempotency ON runs (session_id, idempotency_key)
+        WHERE idempotency_key IS NOT NULL`,
+      'CREATE INDEX runs_session_seq ON runs (session_id, created_seq)',
+      `CREATE INDEX runs_claimable ON runs (created_seq)
+        WHERE status IN ('pending', 'running') AND checkpoint_revision >= 0`,
+      'CREATE TABLE inputs (sha256 TEXT PRIMARY KEY, canonical TEXT NOT NULL) WITHOUT ROWID',
+      `CREATE TABLE checkpoints (
+        run_id TEXT NOT NULL REFERENCES runs (run_id),
+        revision INTEGER NOT NULL CHECK (revision >= 0),
+        state TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (run_id, revision)
+      ) WITHOUT ROWID`,
+      `CREATE TABLE activities (
+        run_id TEXT NOT NULL REFERENCES runs (run_id),
+        revision INTEGER NOT NULL CHECK (revision >= 0),
+        ordinal INTEGER NOT NULL CHECK (ordinal >= 0),
+        event_id TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL CHECK (kind IN ${KIND_CHECK}),
+        run_status TEXT NOT NULL CHECK (run_status IN ${STATUS_CHECK}),
+        occurred_at TEXT NOT NULL,
+        vertex_id TEXT,
+        vertex_label TEXT,
+        completed_vertices INTEGER,
+        total_vertices INTEGER,
+        message TEXT,
+        PRIMARY KEY (run_id, revision, ordinal)
+      ) WITHOUT ROWID`,
+    ],
+    postgres: [
+      `CREATE TABLE {s}.runs (
+        created_seq BIGSERIAL PRIMARY KEY,
+        run_id TEXT NOT NULL UNIQUE,
+        session_id TEXT NOT NULL,
+        definition_name TEXT NOT NULL,
+        definition_version TEXT NOT NULL,
+        parent_run_id TEXT,
+        input_sha256 TEXT NOT NULL,
+        idempotency_key TEXT,
+        status TEXT NOT NULL CHECK (status IN ${STATUS_CHECK}),
+        status_summary TEXT NOT NULL,
+        cancel_requested BOOLEAN NOT NULL,
+        checkpoint_revision INTEGER NOT NULL CHECK (checkpoint_revision >= -1),
+        activity_cursor INTEGER NOT NULL CHECK (activity_cursor >= 0),
+        artifacts TEXT NOT NULL,
+        artifact_namespace TEXT NOT NULL,
+        interrupt TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        record_revision INTEGER NOT NULL CHECK (record_revision >= 0),
+        lease_owner TEXT,
+        lease_expires_at TIMESTAMPTZ
+      )`,
+      `CREATE UNIQUE INDEX runs_session_idempotency ON {s}.runs (session_id, idempotency_key)
+        WHERE idempotency_key IS NOT NULL`,
+      'CREATE INDEX runs_session_seq ON {s}.runs (session_id, created_seq)',
+      `CREATE INDEX runs_claimable ON {s}.runs (created_seq)
+        WHERE status IN ('pending', 'running') AND checkpoint_revision >= 0`,
+      'CREATE TABLE {s}.inputs (sha256 TEXT PRIMARY KEY, canonical TEXT NOT NULL)',
+      `CREATE TABLE {s}.checkpoints (
+        run_id TEXT NOT NULL REFERENCES {s}.runs (run_id),
+        revision INTEGER NOT NULL CHECK (revision >= 0),
+        state TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (run_id, revision)
+      )`,
+      `CREATE TABLE {s}.activities (
+        run_id TEXT NOT NULL REFERENCES {s}.runs (run_id),
+        revision INTEGER NOT NULL CHECK (revision >= 0),
+        ordinal INTEGER NOT NULL CHECK (ordinal >= 0),
+        event_id TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL CHECK (kind IN ${KIND_CHECK}),
+        run_status TEXT NOT NULL CHECK (run_status IN ${STATUS_CHECK}),
+        occurred_at TEXT NOT NULL,
+        vertex_id TEXT,
+        vertex_label TEXT,
+        completed_vertices INTEGER,
+        total_vertices INTEGER,
+        message TEXT,
+        PRIMARY KEY (run_id, revision, ordinal)
+      )`,
+    ],
+  },
+];
+
+/** The schema version this code writes; a database at a higher version was written by newer code. */
+export const SCHEMA_VERSION = MIGRATIONS.length;

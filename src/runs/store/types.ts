@@ -1,0 +1,195 @@
+/**
+ * The narrow store interface behind durable runs. Two backends implement it (SQLite: the embedded default;
+ * PostgreSQL: several workers on one database) and one conformance suite (test/runs/store-conformance.ts) proves both.
+ *
+ * Every write that changes a run goes through `commit`, which is atomic: record compare-and-swap, optional checkpoint
+ * compare-and-append, and activity appends happen together or not at all.
+ */
+import type { JsonObject } from '../../core/json.js';
+
+export const RunStatus = {
+  Pending: 'pending',
+  Running: 'running',
+  Interrupted: 'interrupted',
+  Completed: 'completed',
+  Cancelled: 'cancelled',
+  Failed: 'failed',
+} as const;
+export type RunStatus = (typeof RunStatus)[keyof typeof RunStatus];
+
+export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set([
+  RunStatus.Completed,
+  RunStatus.Cancelled,
+  RunStatus.Failed,
+]);
+
+export const ActivityKind = {
+  RunStarted: 'run_started',
+  VertexCompleted: 'vertex_completed',
+  RunInterrupted: 'run_interrupted',
+  RunResumed: 'run_resumed',
+  RunCompleted: 'run_completed',
+  RunCancelled: 'run_cancelled',
+  RunFailed: 'run_failed',
+} as const;
+export type ActivityKind = (typeof ActivityKind)[keyof typeof ActivityKind];
+
+export interface ArtifactDescriptor {
+  readonly id: string;
+  readonly kind: string;
+  readonly digest: string;
+  readonly size: number;
+}
+
+export interface ArtifactNamespace {
+  readonly session_id: string;
+  readonly run_id: string;
+  /** '' | 'bootstrap' | 'parent' */
+  readonly input_kind: '' | 'bootstrap' | 'parent';
+  readonly input_session_id: string;
+  readonly input_run_id: string;
+}
+
+/** Why an interrupted run is waiting. */
+export interface InterruptInfo {
+  /** `awaiting_input` (the flow called interrupt()) or `task_failed` (retries exhausted). */
+  readonly reason: 'awaiting_input' | 'task_failed';
+  readonly vertex: string;
+  readonly message?: string;
+}
+
+export interface RunRecord {
+  readonly session_id: string;
+  readonly run_id: string;
+  readonly definition_name: string;
+  readonly definition_version: string;
+  readonly parent_run_id: string | null;
+  /** SHA-256 (hex) of the RFC 8785 canonical input; the key into the input store. */
+  readonly input_sha256: string;
+  readonly idempotency_key: string | null;
+  readonly status: RunStatus;
+  /** ≤1024 bytes; '' when none. */
+  readonly status_summary: string;
+  readonly cancel_requested: boolean;
+  /** -1 until the seed checkpoint (revision 0) is durable. */
+  readonly checkpoint_revision: number;
+  /** Number of activity entries written so far. */
+  readonly activity_cursor: number;
+  readonly artifacts: readonly ArtifactDescriptor[];
+  readonly artifact_namespace: ArtifactNamespace;
+  readonly interrupt: InterruptInfo | null;
+  /** Monotonic creation order within the store; the opaque list cursor is derived from it. */
+  readonly created_seq: number;
+  /** RFC 3339 UTC with milliseconds. */
+  readonly created_at: string;
+  readonly updated_at: string;
+  /** Compare-and-swap counter; starts at 0 and only grows. */
+  readonly record_revision: number;
+}
+
+export type NewRunRecord = Omit<RunRecord, 'created_seq' | 'record_revision'>;
+
+export interface Checkpoint {
+  readonly run_id: string;
+  readonly revision: number;
+  readonly state: JsonObject;
+  readonly created_at: string;
+}
+
+export interface ActivityEntry {
+  readonly run_id: string;
+  readonly revision: number;
+  /** Deterministic UUID (v5-style) over session, run, kind, revision, vertex and ordinal. */
+  readonly event_id: string;
+  /** Position within the revision (0-based); orders entries of one revision. */
+  readonly ordinal: number;
+  readonly kind: ActivityKind;
+  readonly run_status: RunStatus;
+  readonly occurred_at: string;
+  readonly vertex_id?: string;
+  readonly vertex_label?: string;
+  readonly completed_vertices?: number;
+  readonly total_vertices?: number;
+  readonly message?: string;
+}
+
+/** Fields of a run record a commit may change. */
+export interface RunPatch {
+  readonly status?: RunStatus;
+  readonly status_summary?: string;
+  readonly cancel_requested?: boolean;
+  readonly artifacts?: readonly ArtifactDescriptor[];
+  readonly interrupt?: InterruptInfo | null;
+  readonly updated_at: string;
+}
+
+export interface Commit {
+  readonly run_id: string;
+  /** The record revision the writer read; the commit fails with `conflict` when it moved. */
+  readonly expected_record_revision: number;
+  readonly patch: RunPatch;
+  /** Appended only when its revision is exactly latest + 1 (or 0 for the seed); else `conflict`. */
+  readonly checkpoint?: Omit<Checkpoint, 'run_id'>;
+  /** Appended in order; an entry whose event_id already exists is skipped (idempotent publish). */
+  readonly activities?: readonly Omit<ActivityEntry, 'run_id'>[];
+}
+
+export interface HistoryQuery {
+  readonly after_revision?: number;
+  /** Only with after_revision: continue inside that revision after this event. */
+  readonly after_event_id?: string;
+  readonly limit: number;
+}
+
+export interface ListQuery {
+  /** Exclusive lower bound on created_seq. */
+  readonly after_seq?: number;
+  readonly limit: number;
+}
+
+/** Thrown by stores for an expected refusal (compare-and-swap lost, duplicate id). */
+export class StoreConflictError extends Error {
+  override readonly name = 'StoreConflictError';
+  constructor(message: string) {
+    super(message);
+  }
+}
+
+export interface RunStore {
+  /** Creates the schema (migrations) and prepares statements. Idempotent across processes. */
+  open(): Promise<void>;
+  close(): Promise<void>;
+
+  /** Stores canonical input bytes under their digest; storing the same digest again is a no-op. */
+  putInput(sha256: string, canonical: string): Promise<void>;
+  getInput(sha256: string): Promise<string | undefined>;
+
+  /** Creates a run; duplicate run_id or (session_id, idempotency_key) → StoreConflictError. */
+  createRun(record: NewRunRecord): Promise<RunRecord>;
+  /** Session-scoped lookup: a run of another session is `undefined`, exactly like a missing one. */
+  getRun(session_id: string, run_id: string): Promise<RunRecord | undefined>;
+  /** Unscoped lookup for the supervisor. */
+  getRunById(run_id: string): Promise<RunRecord | undefined>;
+  findByIdempotencyKey(session_id: string, key: string): Promise<RunRecord | undefined>;
+  /** Session page ordered by creation (created_seq ascending). */
+  listRuns(session_id: string, query: ListQuery): Promise<RunRecord[]>;
+
+  /** The atomic write. Returns the updated record (record_revision + 1). */
+  commit(commit: Commit): Promise<RunRecord>;
+  latestCheckpoint(run_id: string): Promise<Checkpoint | undefined>;
+  /** Entries ordered by (revision, ordinal), strictly after the cursor; cost O(limit). */
+  history(run_id: string, query: HistoryQuery): Promise<ActivityEntry[]>;
+
+  /**
+   * Leases: a worker claims up to `limit` non-terminal, non-pending-without-seed runs that nobody holds (or whose lease
+   * expired) and that `wants` running work; returns their records. SQLite (one process) may lease trivially.
+   */
+  claimRuns(worker_id: string, lease_ms: number, limit: number): Promise<RunRecord[]>;
+  /** Extends the worker's leases; returns the run ids it still holds. */
+  renewLeases(worker_id: string, run_ids: readonly string[], lease_ms: number): Promise<string[]>;
+  releaseLease(worker_id: string, run_id: string): Promise<void>;
+
+  /** Wake-ups: `notify` tells every worker on this store (PostgreSQL: NOTIFY) that runs may need attention. */
+  notify(run_id: string): Promise<void>;
+  onNotify(listener: (run_id: string) => void): () => void;
+}
