@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { parseStrictJson, parseStrictJsonBytes } from '../../src/core/index.js';
+
+describe('strict JSON parsing', () => {
+  test('refuses duplicate keys at every depth, including escaped spellings of the same key', () => {
+    for (const text of ['{"a":1,"a":2}', '{"x":[{"b":1,"b":1}]}', '{"ab":1,"a\\u0062":2}', '{"a":{"k":1},"a":{"k":1}}']) {
+      const r = parseStrictJson(text);
+      assert.equal(r.ok, false, text);
+    }
+    assert.equal(parseStrictJson('{"a":{"b":1},"b":{"a":2}}').ok, true);
+  });
+
+  test('refuses lone surrogates, trailing values, empty input and over-limit documents without quoting them', () => {
+    const secret = 'participant-secret-value';
+    const cases = [
+      `{"v":"${secret}\\ud800"}`,
+      `{"v":"${secret}"} {}`,
+      '',
+      '   ',
+      `{"v":"${secret}"`,
+    ];
+    for (const text of cases) {
+      const r = parseStrictJson(text);
+      assert.equal(r.ok, false);
+      if (!r.ok) assert.ok(!r.reason.includes(secret));
+    }
+    assert.equal(parseStrictJson('[[[[1]]]]', { maxDepth: 3 }).ok, false);
+    assert.equal(parseStrictJson('[[[1]]]', { maxDepth: 3 }).ok, true);
+    assert.equal(parseStrictJson('"' + 'x'.repeat(100) + '"', { maxBytes: 50 }).ok, false);
+    assert.equal(parseStrictJson('{"a":1,"b":2,"c":3}', { maxKeys: 2 }).ok, false);
+  });
+
+  test('decodes bytes fatally: invalid UTF-8 is refused', () => {
+    assert.equal(parseStrictJsonBytes(Uint8Array.from([0x22, 0xff, 0x22])).ok, false);
+    assert.deepEqual(parseStrictJsonBytes(Buffer.from('{"é":1}')), { ok: true, value: { é: 1 } });
+  });
+
+  test('keeps __proto__ as a plain own member, never as a prototype', () => {
+    const r = parseStrictJson('{"__proto__":{"polluted":true}}');
+    assert.ok(r.ok);
+    assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
+    assert.ok(Object.prototype.hasOwnProperty.call(r.value, '__proto__'));
+  });
+
+  test('property: agrees with JSON.parse on every document without duplicates', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 8 }), fc.boolean(), (value, pretty) => {
+        const text = JSON.stringify(value, null, pretty ? 2 : undefined);
+        const r = parseStrictJson(text);
+        assert.ok(r.ok, text);
+        assert.deepEqual(r.value, JSON.parse(text));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test('property: any object text with a member repeated is refused', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.jsonValue({ maxDepth: 2 }), fc.jsonValue({ maxDepth: 2 }), (key, a, b) => {
+        const k = JSON.stringify(key);
+        const text = `{${k}:${JSON.stringify(a)},"~pad":0,${k}:${JSON.stringify(b)}}`;
+        if (key === '~pad') return;
+        assert.equal(parseStrictJson(text).ok, false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
