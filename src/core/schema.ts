@@ -12,7 +12,7 @@ export interface SchemaIssue {
 export type SchemaCheck = { ok: true } | { ok: false; issues: SchemaIssue[] };
 export type CompiledSchema = (value: unknown) => SchemaCheck;
 
-const OK: SchemaCheck = Object.freeze({ ok: true }) as SchemaCheck;
+const OK: SchemaCheck = Object.freeze({ ok: true });
 
 function newAjv(): Ajv2020 {
   // strict: unknown keywords and formats are authoring errors; ownProperties: inherited members never satisfy
@@ -47,7 +47,7 @@ export function checkSchemaDocument(schema: unknown): SchemaCheck {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     return { ok: false, issues: [{ keyword: 'type', schemaPath: '#' }] };
   }
-  const valid = metaAjv.validateSchema(schema as JsonObject);
+  const valid = metaAjv.validateSchema(schema);
   if (valid !== true) return { ok: false, issues: issuesOf(metaAjv.errors) };
   try {
     newAjv().compile(schema as JsonObject);

@@ -23,7 +23,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  */
 export function parseStrictJson(text: string, limits: JsonLimits = {}): StrictJsonResult {
   const maxBytes = limits.maxBytes ?? DEFAULTS.maxBytes;
-  if (text.length > maxBytes || Buffer.byteLength(text, 'utf8') > maxBytes) return fail('document exceeds the size limit');
+  if (text.length > maxBytes || Buffer.byteLength(text, 'utf8') > maxBytes)
+    return fail('document exceeds the size limit');
   let value: JsonValue;
   try {
     value = JSON.parse(text) as JsonValue;

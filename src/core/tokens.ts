@@ -147,7 +147,9 @@ export class TokenSigner {
     const keyId = body['key_id'];
     const secret = typeof keyId === 'string' ? this.#ring.secretFor(keyId) : undefined;
     // An unknown key id still costs one HMAC and answers like a bad signature.
-    const expected = createHmac('sha256', secret ?? this.#ring.activeSecret).update(encoded).digest();
+    const expected = createHmac('sha256', secret ?? this.#ring.activeSecret)
+      .update(encoded)
+      .digest();
     const macOk = expected.length === signature.length && timingSafeEqual(expected, signature);
     if (!macOk || secret === undefined || typeof keyId !== 'string') return { ok: false, reason: 'invalid_signature' };
     if (canonicalJson(body) !== bodyBytes.toString('utf8')) return { ok: false, reason: 'malformed' };

@@ -32,14 +32,21 @@ describe('RFC 8785 canonical JSON', () => {
     ];
     for (const [n, text] of numbers) assert.equal(canonicalJson(n), text);
     assert.equal(
-      canonicalJson({ numbers: [333333333.3333333, 1e30, 4.5, 0.002, 1e-27], string: '\u20ac$\u000f\nA\'B"\\\\"/', literals: [null, true, false] }),
+      canonicalJson({
+        numbers: [333333333.3333333, 1e30, 4.5, 0.002, 1e-27],
+        string: '\u20ac$\u000f\nA\'B"\\\\"/',
+        literals: [null, true, false],
+      }),
       '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}',
     );
   });
 
   test('refuses values JSON cannot carry faithfully', () => {
     for (const bad of [NaN, Infinity, '\ud800', { a: undefined }, [1n], new Date(0), () => 1]) {
-      assert.throws(() => canonicalJson(bad), (e: unknown) => e instanceof RimthanError && e.code === 'invalid_json');
+      assert.throws(
+        () => canonicalJson(bad),
+        (e: unknown) => e instanceof RimthanError && e.code === 'invalid_json',
+      );
     }
     let deep: unknown = 1;
     for (let i = 0; i < 65; i++) deep = [deep];

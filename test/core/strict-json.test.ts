@@ -5,7 +5,12 @@ import { parseStrictJson, parseStrictJsonBytes } from '../../src/core/index.js';
 
 describe('strict JSON parsing', () => {
   test('refuses duplicate keys at every depth, including escaped spellings of the same key', () => {
-    for (const text of ['{"a":1,"a":2}', '{"x":[{"b":1,"b":1}]}', '{"ab":1,"a\\u0062":2}', '{"a":{"k":1},"a":{"k":1}}']) {
+    for (const text of [
+      '{"a":1,"a":2}',
+      '{"x":[{"b":1,"b":1}]}',
+      '{"ab":1,"a\\u0062":2}',
+      '{"a":{"k":1},"a":{"k":1}}',
+    ]) {
       const r = parseStrictJson(text);
       assert.equal(r.ok, false, text);
     }
@@ -14,13 +19,7 @@ describe('strict JSON parsing', () => {
 
   test('refuses lone surrogates, trailing values, empty input and over-limit documents without quoting them', () => {
     const secret = 'participant-secret-value';
-    const cases = [
-      `{"v":"${secret}\\ud800"}`,
-      `{"v":"${secret}"} {}`,
-      '',
-      '   ',
-      `{"v":"${secret}"`,
-    ];
+    const cases = [`{"v":"${secret}\\ud800"}`, `{"v":"${secret}"} {}`, '', '   ', `{"v":"${secret}"`];
     for (const text of cases) {
       const r = parseStrictJson(text);
       assert.equal(r.ok, false);

@@ -66,7 +66,10 @@ describe('signed tokens', () => {
       assert.equal(r.ok, false, name);
     }
     // An unknown key id answers exactly like a bad signature.
-    assert.deepEqual(signer.verify('checkpoint', signWith('k9', SECRET_A)), signer.verify('checkpoint', signWith('k1', SECRET_B)));
+    assert.deepEqual(
+      signer.verify('checkpoint', signWith('k9', SECRET_A)),
+      signer.verify('checkpoint', signWith('k1', SECRET_B)),
+    );
   });
 
   test('property: any single-character change of a token fails verification', () => {
@@ -82,7 +85,9 @@ describe('signed tokens', () => {
   test('key rotation: retired keys still verify, new tokens use the active key', () => {
     const oldSigner = new TokenSigner(new KeyRing({ activeKeyId: 'old', activeSecret: SECRET_A }));
     const oldToken = oldSigner.sign('checkpoint', { n: 1 });
-    const rotated = new TokenSigner(new KeyRing({ activeKeyId: 'new', activeSecret: SECRET_B, retired: { old: SECRET_A } }));
+    const rotated = new TokenSigner(
+      new KeyRing({ activeKeyId: 'new', activeSecret: SECRET_B, retired: { old: SECRET_A } }),
+    );
     const r = rotated.verify('checkpoint', oldToken);
     assert.ok(r.ok);
     assert.equal(r.keyId, 'old');
@@ -100,7 +105,12 @@ describe('signed tokens', () => {
     const seventeen = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`r${i}`, SECRET_B]));
     bad(() => new KeyRing({ activeKeyId: 'k', activeSecret: SECRET_A, retired: seventeen }));
     bad(() => KeyRing.fromEnv({}));
-    bad(() => KeyRing.fromEnv({ RIMTHAN_WORKFLOW_SIGNING_SECRET: SECRET_A, RIMTHAN_WORKFLOW_VERIFICATION_KEYS_JSON: '{"x":1}' }));
+    bad(() =>
+      KeyRing.fromEnv({
+        RIMTHAN_WORKFLOW_SIGNING_SECRET: SECRET_A,
+        RIMTHAN_WORKFLOW_VERIFICATION_KEYS_JSON: '{"x":1}',
+      }),
+    );
     bad(() =>
       KeyRing.fromEnv({
         RIMTHAN_WORKFLOW_SIGNING_SECRET: SECRET_A,
