@@ -1,0 +1,87 @@
+/**
+ * The prepared statements of the SQLite run store, compiled once per open database.
+ */
+import type Database from 'better-sqlite3';
+import { ACTIVITY_COLUMNS, RUN_COLUMNS } from './rows.js';
+
+type StatementName =
+  | 'putInput'
+  | 'getInput'
+  | 'insertRun'
+  | 'runById'
+  | 'runBySession'
+  | 'runByKey'
+  | 'listRuns'
+  | 'updateRun'
+  | 'insertCheckpoint'
+  | 'latestCheckpoint'
+  | 'insertActivity'
+  | 'eventOrdinal'
+  | 'historyFirst'
+  | 'historyAfter'
+  | 'claimable'
+  | 'setLease'
+  | 'renewLease'
+  | 'releaseLease';
+
+/** The SQLite store's statements by name. */
+export type SqliteStatements = { readonly [K in StatementName]: Database.Statement };
+
+/** Prepares every statement the SQLite store uses. */
+export function prepareStatements(db: Database.Database): SqliteStatements {
+  return {
+    putInput: db.prepare('INSERT INTO inputs (sha256, canonical) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING'),
+    getInput: db.prepare('SELECT canonical FROM inputs WHERE sha256 = ?').pluck(),
+    insertRun: db.prepare(
+      `INSERT INTO runs (run_id, session_id, definition_name, definition_version, parent_run_id, input_sha256,
+        idempotency_key, status, status_summary, cancel_requested, checkpoint_revision, activity_cursor, artifacts,
+        artifact_namespace, interrupt, created_at, updated_at, record_revision)
+       VALUES (@run_id, @session_id, @definition_name, @definition_version, @parent_run_id, @input_sha256,
+        @idempotency_key, @status, @status_summary, @cancel_requested, -1, 0, @artifacts,
+        @artifact_namespace, @interrupt, @created_at, @updated_at, 0)`,
+    ),
+    runById: db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = ?`),
+    runBySession: db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE session_id = ? AND run_id = ?`),
+    runByKey: db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE session_id = ? AND idempotency_key = ?`),
+    listRuns: db.prepare(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE session_id = ? AND created_seq > ? ORDER BY created_seq LIMIT ?`,
+    ),
+    updateRun: db.prepare(
+      `UPDATE runs SET status = @status, status_summary = @status_summary, cancel_requested = @cancel_requested,
+        checkpoint_revision = @checkpoint_revision, activity_cursor = @activity_cursor, artifacts = @artifacts,
+        interrupt = @interrupt, updated_at = @updated_at, record_revision = @record_revision
+       WHERE run_id = @run_id AND record_revision = @expected_record_revision`,
+    ),
+    insertCheckpoint: db.prepare('INSERT INTO checkpoints (run_id, revision, state, created_at) VALUES (?, ?, ?, ?)'),
+    latestCheckpoint: db.prepare(
+      'SELECT run_id, revision, state, created_at FROM checkpoints WHERE run_id = ? ORDER BY revision DESC LIMIT 1',
+    ),
+    insertActivity: db.prepare(
+      `INSERT INTO activities (${ACTIVITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (event_id) DO NOTHING`,
+    ),
+    eventOrdinal: db
+      .prepare('SELECT ordinal FROM activities WHERE run_id = ? AND revision = ? AND event_id = ?')
+      .pluck(),
+    historyFirst: db.prepare(
+      `SELECT ${ACTIVITY_COLUMNS} FROM activities WHERE run_id = ? ORDER BY revision, ordinal LIMIT ?`,
+    ),
+    historyAfter: db.prepare(
+      `SELECT ${ACTIVITY_COLUMNS} FROM activities WHERE run_id = ? AND (revision, ordinal) > (?, ?)
+       ORDER BY revision, ordinal LIMIT ?`,
+    ),
+    claimable: db
+      .prepare(
+        `SELECT run_id FROM runs
+         WHERE status IN ('pending', 'running') AND checkpoint_revision >= 0
+           AND (lease_owner IS NULL OR lease_expires_at <= ?)
+         ORDER BY created_seq LIMIT ?`,
+      )
+      .pluck(),
+    setLease: db.prepare('UPDATE runs SET lease_owner = ?, lease_expires_at = ? WHERE run_id = ?'),
+    renewLease: db.prepare('UPDATE runs SET lease_expires_at = ? WHERE run_id = ? AND lease_owner = ?'),
+    releaseLease: db.prepare(
+      'UPDATE runs SET lease_owner = NULL, lease_expires_at = NULL WHERE run_id = ? AND lease_owner = ?',
+    ),
+  };
+}

@@ -1,0 +1,303 @@
+/**
+ * The embedded run store: one SQLite file (WAL, synchronous=FULL) driven by better-sqlite3. Writes go through a group
+ * commit (one transaction per event-loop turn); reads are direct. SQLite serves one process: leases are still recorded
+ * in the file (another process opening it sees them), wake-ups stay in-process.
+ */
+import Database from 'better-sqlite3';
+import { RimthanError } from '../../core/errors.js';
+import { GroupCommitWriter } from './group-commit.js';
+import { NotifyHub } from './notify-hub.js';
+import {
+  activityValues,
+  encodeJsonColumns,
+  isUniqueViolation,
+  planCommit,
+  rowToActivity,
+  rowToCheckpoint,
+  rowToRun,
+  type ActivityRow,
+  type CheckpointRow,
+  type RunRow,
+} from './rows.js';
+import { migrateSqlite } from './sqlite-schema.js';
+import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
+import {
+  StoreConflictError,
+  type ActivityEntry,
+  type Checkpoint,
+  type Commit,
+  type HistoryQuery,
+  type ListQuery,
+  type NewRunRecord,
+  type RunRecord,
+  type RunStore,
+} from './types.js';
+import {
+  checkBatch,
+  checkCommit,
+  checkHistoryQuery,
+  checkInput,
+  checkLease,
+  checkListQuery,
+  checkNewRun,
+  STORE_LIMITS,
+} from './validate.js';
+
+export interface SqliteRunStoreOptions {
+  /** true (default): one transaction per event-loop turn for all queued writes; false: one commit per write. */
+  readonly groupCommit?: boolean;
+  /** How long a write waits for another process's lock before failing (default 5000 ms). */
+  readonly busyTimeoutMs?: number;
+}
+
+interface OpenState {
+  readonly db: Database.Database;
+  readonly sql: SqliteStatements;
+  readonly writer: GroupCommitWriter;
+}
+
+/** Cursor ordinal meaning "after every entry of the revision". */
+const AFTER_WHOLE_REVISION = STORE_LIMITS.maxCounter + 1;
+
+export class SqliteRunStore implements RunStore {
+  readonly #path: string;
+  readonly #options: SqliteRunStoreOptions;
+  readonly #hub = new NotifyHub();
+  #state: OpenState | undefined;
+
+  /** `path` is a database file (created when missing); `:memory:` works for throwaway use. */
+  constructor(path: string, options: SqliteRunStoreOptions = {}) {
+    this.#path = path;
+    this.#options = options;
+  }
+
+  /** Opens the file, sets WAL + synchronous=FULL, migrates and prepares statements. Idempotent. */
+  open(): Promise<void> {
+    return settle(() => {
+      if (this.#state !== undefined) return;
+      const db = new Database(this.#path, { timeout: this.#options.busyTimeoutMs ?? 5000 });
+      try {
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = FULL');
+        db.pragma('foreign_keys = ON');
+        migrateSqlite(db);
+        const sql = prepareStatements(db);
+        this.#state = { db, sql, writer: new GroupCommitWriter(db, this.#options.groupCommit ?? true) };
+      } catch (error) {
+        db.close();
+        throw error;
+      }
+    });
+  }
+
+  /** Commits queued writes, then closes the file. Idempotent. */
+  close(): Promise<void> {
+    return settle(() => {
+      const state = this.#state;
+      if (state === undefined) return;
+      state.writer.flush();
+      this.#state = undefined;
+      this.#hub.clear();
+      state.db.close();
+    });
+  }
+
+  #open(): OpenState {
+    if (this.#state === undefined) throw new RimthanError('unavailable', 'run store is not open');
+    return this.#state;
+  }
+
+  async putInput(sha256: string, canonical: string): Promise<void> {
+    checkInput(sha256, canonical);
+    const { sql, writer } = this.#open();
+    await writer.write(() => sql.putInput.run(sha256, canonical));
+  }
+
+  getInput(sha256: string): Promise<string | undefined> {
+    return settle(() => this.#open().sql.getInput.get(sha256) as string | undefined);
+  }
+
+  async createRun(record: NewRunRecord): Promise<RunRecord> {
+    checkNewRun(record);
+    const { sql, writer } = this.#open();
+    const params = {
+      run_id: record.run_id,
+      session_id: record.session_id,
+      definition_name: record.definition_name,
+      definition_version: record.definition_version,
+      parent_run_id: record.parent_run_id,
+      input_sha256: record.input_sha256,
+      idempotency_key: record.idempotency_key,
+      status: record.status,
+      status_summary: record.status_summary,
+      cancel_requested: record.cancel_requested ? 1 : 0,
+      ...encodeJsonColumns(record),
+      created_at: record.created_at,
+      updated_at: record.updated_at,
+    };
+    return writer.write(() => {
+      try {
+        sql.insertRun.run(params);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new StoreConflictError('run id or idempotency key already exists');
+        throw error;
+      }
+      return rowToRun(sql.runById.get(record.run_id) as RunRow);
+    });
+  }
+
+  getRun(session_id: string, run_id: string): Promise<RunRecord | undefined> {
+    return settle(() => {
+      const row = this.#open().sql.runBySession.get(session_id, run_id) as RunRow | undefined;
+      return row === undefined ? undefined : rowToRun(row);
+    });
+  }
+
+  getRunById(run_id: string): Promise<RunRecord | undefined> {
+    return settle(() => {
+      const row = this.#open().sql.runById.get(run_id) as RunRow | undefined;
+      return row === undefined ? undefined : rowToRun(row);
+    });
+  }
+
+  findByIdempotencyKey(session_id: string, key: string): Promise<RunRecord | undefined> {
+    return settle(() => {
+      const row = this.#open().sql.runByKey.get(session_id, key) as RunRow | undefined;
+      return row === undefined ? undefined : rowToRun(row);
+    });
+  }
+
+  listRuns(session_id: string, query: ListQuery): Promise<RunRecord[]> {
+    return settle(() => {
+      checkListQuery(query);
+      const rows = this.#open().sql.listRuns.all(session_id, query.after_seq ?? 0, query.limit) as RunRow[];
+      return rows.map(rowToRun);
+    });
+  }
+
+  async commit(commit: Commit): Promise<RunRecord> {
+    checkCommit(commit);
+    const { sql, writer } = this.#open();
+    return writer.write(() => applyCommit(sql, commit));
+  }
+
+  latestCheckpoint(run_id: string): Promise<Checkpoint | undefined> {
+    return settle(() => {
+      const row = this.#open().sql.latestCheckpoint.get(run_id) as CheckpointRow | undefined;
+      return row === undefined ? undefined : rowToCheckpoint(row);
+    });
+  }
+
+  history(run_id: string, query: HistoryQuery): Promise<ActivityEntry[]> {
+    return settle(() => {
+      checkHistoryQuery(query);
+      const { sql } = this.#open();
+      let rows: ActivityRow[];
+      if (query.after_revision === undefined) {
+        rows = sql.historyFirst.all(run_id, query.limit) as ActivityRow[];
+      } else {
+        let ordinal = AFTER_WHOLE_REVISION;
+        if (query.after_event_id !== undefined) {
+          const found = sql.eventOrdinal.get(run_id, query.after_revision, query.after_event_id) as number | undefined;
+          if (found === undefined) {
+            throw new RimthanError('invalid_argument', 'after_event_id is not an event of after_revision');
+          }
+          ordinal = found;
+        }
+        rows = sql.historyAfter.all(run_id, query.after_revision, ordinal, query.limit) as ActivityRow[];
+      }
+      return rows.map(rowToActivity);
+    });
+  }
+
+  async claimRuns(worker_id: string, lease_ms: number, limit: number): Promise<RunRecord[]> {
+    checkLease(worker_id, lease_ms);
+    checkBatch('limit', limit);
+    const { sql, writer } = this.#open();
+    return writer.write(() => {
+      const now = Date.now();
+      const ids = sql.claimable.all(now, limit) as string[];
+      return ids.map((id) => {
+        sql.setLease.run(worker_id, now + lease_ms, id);
+        return rowToRun(sql.runById.get(id) as RunRow);
+      });
+    });
+  }
+
+  async renewLeases(worker_id: string, run_ids: readonly string[], lease_ms: number): Promise<string[]> {
+    checkLease(worker_id, lease_ms);
+    checkBatch('run_ids', run_ids.length);
+    const { sql, writer } = this.#open();
+    return writer.write(() => {
+      const expires = Date.now() + lease_ms;
+      return run_ids.filter((id) => sql.renewLease.run(expires, id, worker_id).changes > 0);
+    });
+  }
+
+  async releaseLease(worker_id: string, run_id: string): Promise<void> {
+    const { sql, writer } = this.#open();
+    await writer.write(() => sql.releaseLease.run(run_id, worker_id));
+  }
+
+  /** In-process wake-up: every listener of this store object hears it on a later turn. */
+  notify(run_id: string): Promise<void> {
+    return settle(() => {
+      this.#open();
+      this.#hub.emit(run_id);
+    });
+  }
+
+  onNotify(listener: (run_id: string) => void): () => void {
+    return this.#hub.add(listener);
+  }
+}
+
+/** Runs synchronous work and reports its result or fault as a promise (a sync throw becomes a rejection). */
+function settle<T>(work: () => T): Promise<T> {
+  try {
+    return Promise.resolve(work());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+/** Executes one commit inside the batch transaction (its own savepoint). */
+function applyCommit(sql: SqliteStatements, commit: Commit): RunRecord {
+  const row = sql.runById.get(commit.run_id) as RunRow | undefined;
+  if (row === undefined) throw new RimthanError('not_found', 'run not found');
+  const { next, checkpointState } = planCommit(rowToRun(row), commit);
+  try {
+    if (commit.checkpoint !== undefined && checkpointState !== undefined) {
+      sql.insertCheckpoint.run(
+        commit.run_id,
+        commit.checkpoint.revision,
+        checkpointState,
+        commit.checkpoint.created_at,
+      );
+    }
+    let inserted = 0;
+    for (const entry of commit.activities ?? []) {
+      inserted += sql.insertActivity.run(...activityValues(commit.run_id, entry)).changes;
+    }
+    const final: RunRecord = { ...next, activity_cursor: next.activity_cursor + inserted };
+    const json = encodeJsonColumns(final);
+    const result = sql.updateRun.run({
+      run_id: final.run_id,
+      status: final.status,
+      status_summary: final.status_summary,
+      cancel_requested: final.cancel_requested ? 1 : 0,
+      checkpoint_revision: final.checkpoint_revision,
+      activity_cursor: final.activity_cursor,
+      artifacts: json.artifacts,
+      interrupt: json.interrupt,
+      updated_at: final.updated_at,
+      record_revision: final.record_revision,
+      expected_record_revision: commit.expected_record_revision,
+    });
+    if (result.changes !== 1) throw new StoreConflictError('run record changed since it was read');
+    return final;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new StoreConflictError('checkpoint or activity position already taken');
+    throw error;
+  }
+}

@@ -1,0 +1,377 @@
+/**
+ * One behavioural suite every RunStore backend must pass (SQLite and PostgreSQL call it; no backend copies a case).
+ *
+ * `makeStore` returns a NEW, not yet opened handle on the SAME backing database each time it is called (the suite
+ * opens several: a second worker, a reopen after close). `cleanup` removes the backing database after the suite.
+ * Cases share the database and isolate themselves with fresh session and run ids.
+ */
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sha256Hex } from '../../src/core/digest.js';
+import { RunStatus, StoreConflictError, type ActivityEntry, type RunStore } from '../../src/runs/store/types.js';
+import {
+  activity,
+  drainClaimable,
+  INPUT_SHA,
+  INPUT_TEXT,
+  newRun,
+  now,
+  rimthanCode,
+  seedCommit,
+  sleep,
+  startRun,
+  stepCommit,
+} from './store-fixtures.js';
+
+export interface ConformanceOptions {
+  /** When set, every case is skipped with this reason. */
+  readonly skip?: string;
+}
+
+/** Registers the run-store conformance cases for one backend. */
+export function describeRunStoreConformance(
+  name: string,
+  makeStore: () => Promise<RunStore>,
+  cleanup: () => Promise<void>,
+  options: ConformanceOptions = {},
+): void {
+  describe(`RunStore conformance: ${name}`, { skip: options.skip ?? false }, () => {
+    let store: RunStore;
+    const extra: RunStore[] = [];
+    const another = async (): Promise<RunStore> => {
+      const s = await makeStore();
+      await s.open();
+      extra.push(s);
+      return s;
+    };
+
+    before(async () => {
+      store = await makeStore();
+      await store.open();
+    });
+    after(async () => {
+      for (const s of extra) await s.close();
+      await store?.close();
+      await cleanup();
+    });
+
+    test('open and close are idempotent and a closed store refuses work', async () => {
+      const s = await makeStore();
+      await s.open();
+      await s.open();
+      await s.close();
+      await s.close();
+      await assert.rejects(s.getRunById(randomUUID()), rimthanCode('unavailable'));
+    });
+
+    test('a run is visible in its own session and identical to missing from another session', async () => {
+      const session = randomUUID();
+      const created = await store.createRun(newRun(session));
+      assert.equal(created.record_revision, 0);
+      assert.equal(created.checkpoint_revision, -1);
+      assert.ok(created.created_seq > 0);
+      assert.deepEqual(await store.getRun(session, created.run_id), created);
+      assert.deepEqual(await store.getRunById(created.run_id), created);
+      assert.equal(await store.getRun(randomUUID(), created.run_id), undefined);
+      assert.equal(await store.getRun(session, randomUUID()), undefined);
+    });
+
+    test('a duplicate run id is a conflict', async () => {
+      const session = randomUUID();
+      const first = await store.createRun(newRun(session));
+      await assert.rejects(store.createRun(newRun(session, { run_id: first.run_id })), StoreConflictError);
+      await assert.rejects(store.createRun(newRun(randomUUID(), { run_id: first.run_id })), StoreConflictError);
+    });
+
+    test('an idempotency key names one run per session', async () => {
+      const session = randomUUID();
+      const key = `key-${randomUUID()}`;
+      const first = await store.createRun(newRun(session, { idempotency_key: key }));
+      await assert.rejects(store.createRun(newRun(session, { idempotency_key: key })), StoreConflictError);
+      assert.deepEqual(await store.findByIdempotencyKey(session, key), first);
+      const other = await store.createRun(newRun(randomUUID(), { idempotency_key: key }));
+      assert.notEqual(other.run_id, first.run_id);
+      assert.equal(await store.findByIdempotencyKey(randomUUID(), key), undefined);
+    });
+
+    test('a commit on a stale record revision is a conflict and changes nothing', async () => {
+      const session = randomUUID();
+      const created = await store.createRun(newRun(session));
+      const running = await store.commit(seedCommit(created));
+      assert.equal(running.record_revision, 1);
+      assert.equal(running.status, RunStatus.Running);
+      const stale = { ...stepCommit(created, 1, 1), expected_record_revision: 0 };
+      await assert.rejects(store.commit(stale), StoreConflictError);
+      assert.deepEqual(await store.getRunById(created.run_id), running);
+      assert.equal((await store.latestCheckpoint(created.run_id))?.revision, 0);
+      assert.equal((await store.history(created.run_id, { limit: 10 })).length, 1);
+    });
+
+    test('checkpoint revisions have no gaps: the seed is 0 and each next one is latest + 1', async () => {
+      const created = await store.createRun(newRun(randomUUID()));
+      await assert.rejects(store.commit(stepCommit(created, 1, 0)), StoreConflictError);
+      const seeded = await store.commit(seedCommit(created));
+      assert.equal(seeded.checkpoint_revision, 0);
+      await assert.rejects(store.commit(stepCommit(seeded, 0, 0)), StoreConflictError);
+      await assert.rejects(store.commit(stepCommit(seeded, 2, 0)), StoreConflictError);
+      const next = await store.commit(stepCommit(seeded, 1, 0));
+      assert.equal(next.checkpoint_revision, 1);
+      const latest = await store.latestCheckpoint(created.run_id);
+      assert.deepEqual(latest?.state, { step: 1 });
+      assert.equal(latest?.revision, 1);
+      assert.equal(await store.latestCheckpoint(randomUUID()), undefined);
+    });
+
+    test('status changes follow the run status machine', async () => {
+      const created = await store.createRun(newRun(randomUUID()));
+      const skip = {
+        run_id: created.run_id,
+        expected_record_revision: 0,
+        patch: { status: RunStatus.Completed, updated_at: now() },
+      };
+      await assert.rejects(store.commit(skip), StoreConflictError);
+      const cancelled = await store.commit({ ...skip, patch: { status: RunStatus.Cancelled, updated_at: now() } });
+      assert.equal(cancelled.status, RunStatus.Cancelled);
+      const revive = { ...skip, expected_record_revision: 1, patch: { status: RunStatus.Running, updated_at: now() } };
+      await assert.rejects(store.commit(revive), StoreConflictError);
+    });
+
+    test('a commit is all or nothing: a refused activity also drops its checkpoint', async () => {
+      const seeded = await startRun(store, randomUUID());
+      const clash = { ...activity(0, 0), event_id: randomUUID() };
+      const commit = { ...stepCommit(seeded, 1, 1), activities: [activity(1, 0), clash] };
+      await assert.rejects(store.commit(commit), StoreConflictError);
+      assert.deepEqual(await store.getRunById(seeded.run_id), seeded);
+      assert.equal((await store.latestCheckpoint(seeded.run_id))?.revision, 0);
+      assert.equal((await store.history(seeded.run_id, { limit: 10 })).length, 1);
+    });
+
+    test('a refused write does not undo the writes made alongside it', async () => {
+      const session = randomUUID();
+      const existing = await store.createRun(newRun(session));
+      const [dup, fresh, seed] = await Promise.allSettled([
+        store.createRun(newRun(session, { run_id: existing.run_id })),
+        store.createRun(newRun(session)),
+        store.commit(seedCommit(existing)),
+      ]);
+      assert.equal(dup.status, 'rejected');
+      assert.ok(dup.reason instanceof StoreConflictError);
+      assert.equal(fresh.status, 'fulfilled');
+      assert.equal(seed.status, 'fulfilled');
+      assert.equal((await store.listRuns(session, { limit: 10 })).length, 2);
+      assert.equal((await store.getRunById(existing.run_id))?.checkpoint_revision, 0);
+    });
+
+    test('a commit on an unknown run is not_found', async () => {
+      const commit = { run_id: randomUUID(), expected_record_revision: 0, patch: { updated_at: now() } };
+      await assert.rejects(store.commit(commit), rimthanCode('not_found'));
+    });
+
+    test('activities are immutable and a republished event_id is skipped', async () => {
+      const seeded = await startRun(store, randomUUID());
+      const first = activity(1, 0, 'original');
+      const c1 = await store.commit({ ...stepCommit(seeded, 1, 0), activities: [first, activity(1, 1)] });
+      assert.equal(c1.activity_cursor, 3);
+      const again = {
+        run_id: seeded.run_id,
+        expected_record_revision: c1.record_revision,
+        patch: { updated_at: now() },
+      };
+      const c2 = await store.commit({ ...again, activities: [{ ...first, message: 'rewritten' }] });
+      assert.equal(c2.activity_cursor, 3);
+      const entries = await store.history(seeded.run_id, { limit: 10 });
+      assert.equal(entries.length, 3);
+      assert.equal(entries.find((e) => e.event_id === first.event_id)?.message, 'original');
+    });
+
+    test('history pages are ordered by (revision, ordinal) and both cursors read losslessly', async () => {
+      const seeded = await startRun(store, randomUUID());
+      let run = seeded;
+      for (const [revision, count] of [
+        [1, 5],
+        [2, 2],
+        [3, 1],
+      ] as const) {
+        const commit = stepCommit(run, revision, count);
+        run = await store.commit({ ...commit, activities: [...(commit.activities ?? [])].reverse() });
+      }
+      const all = await store.history(run.run_id, { limit: 100 });
+      assert.deepEqual(
+        all.map((e) => [e.revision, e.ordinal]),
+        [
+          [0, 0],
+          [1, 0],
+          [1, 1],
+          [1, 2],
+          [1, 3],
+          [1, 4],
+          [2, 0],
+          [2, 1],
+          [3, 0],
+        ],
+      );
+      assert.equal(run.activity_cursor, all.length);
+      const read: ActivityEntry[] = [];
+      let cursor: { after_revision: number; after_event_id: string } | undefined;
+      for (;;) {
+        const page = await store.history(run.run_id, { limit: 2, ...(cursor ?? {}) });
+        read.push(...page);
+        const last = page.at(-1);
+        if (page.length < 2 || last === undefined) break;
+        cursor = { after_revision: last.revision, after_event_id: last.event_id };
+      }
+      assert.deepEqual(read, all);
+      const afterOne = await store.history(run.run_id, { after_revision: 1, limit: 100 });
+      assert.deepEqual(
+        afterOne,
+        all.filter((e) => e.revision > 1),
+      );
+      const unknown = { after_revision: 1, after_event_id: randomUUID(), limit: 10 };
+      await assert.rejects(store.history(run.run_id, unknown), rimthanCode('invalid_argument'));
+    });
+
+    test('runs are listed per session in creation order and paged with after_seq', async () => {
+      const session = randomUUID();
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i += 1) {
+        ids.push((await store.createRun(newRun(session))).run_id);
+        await store.createRun(newRun(randomUUID()));
+      }
+      const seen: string[] = [];
+      let after_seq: number | undefined;
+      for (;;) {
+        const page = await store.listRuns(session, { limit: 2, ...(after_seq === undefined ? {} : { after_seq }) });
+        seen.push(...page.map((r) => r.run_id));
+        const last = page.at(-1);
+        if (last === undefined) break;
+        after_seq = last.created_seq;
+      }
+      assert.deepEqual(seen, ids);
+    });
+
+    test('inputs are stored once by digest and refused when the digest does not match', async () => {
+      await store.putInput(INPUT_SHA, INPUT_TEXT);
+      await store.putInput(INPUT_SHA, INPUT_TEXT);
+      assert.equal(await store.getInput(INPUT_SHA), INPUT_TEXT);
+      assert.equal(await store.getInput(sha256Hex('never stored')), undefined);
+      await assert.rejects(store.putInput(sha256Hex('other'), INPUT_TEXT), rimthanCode('invalid_argument'));
+      const big = `{"a":"${'x'.repeat(256 * 1024)}"}`;
+      await assert.rejects(store.putInput(sha256Hex(big), big), rimthanCode('invalid_argument'));
+    });
+
+    test('oversized summaries and too many artifacts are refused', async () => {
+      const session = randomUUID();
+      await assert.rejects(
+        store.createRun(newRun(session, { status_summary: 'é'.repeat(513) })),
+        rimthanCode('invalid_argument'),
+      );
+      const artifacts = Array.from({ length: 129 }, (_, i) => ({
+        id: `a${i}`,
+        kind: 'report',
+        digest: INPUT_SHA,
+        size: 1,
+      }));
+      await assert.rejects(store.createRun(newRun(session, { artifacts })), rimthanCode('invalid_argument'));
+      const created = await store.createRun(newRun(session, { artifacts: artifacts.slice(0, 128) }));
+      assert.equal(created.artifacts.length, 128);
+      const tooLong = {
+        run_id: created.run_id,
+        expected_record_revision: 0,
+        patch: { status_summary: 'x'.repeat(1025), updated_at: now() },
+      };
+      await assert.rejects(store.commit(tooLong), rimthanCode('invalid_argument'));
+    });
+
+    test('claimRuns hands disjoint runnable runs to two workers and skips unseeded, interrupted and finished runs', async () => {
+      const second = await another();
+      await drainClaimable(store);
+      const session = randomUUID();
+      const runnable = new Set<string>();
+      for (let i = 0; i < 6; i += 1) runnable.add((await startRun(store, session)).run_id);
+      await store.createRun(newRun(session));
+      const paused = await startRun(store, session);
+      await store.commit({
+        run_id: paused.run_id,
+        expected_record_revision: paused.record_revision,
+        patch: {
+          status: RunStatus.Interrupted,
+          interrupt: { reason: 'awaiting_input', vertex: 'ask' },
+          updated_at: now(),
+        },
+      });
+      const done = await startRun(store, session);
+      await store.commit({
+        run_id: done.run_id,
+        expected_record_revision: done.record_revision,
+        patch: { status: RunStatus.Completed, updated_at: now() },
+      });
+
+      const [a, b] = await Promise.all([
+        store.claimRuns('worker-a', 60_000, 3),
+        second.claimRuns('worker-b', 60_000, 100),
+      ]);
+      const idsA = a.map((r) => r.run_id);
+      const idsB = b.map((r) => r.run_id);
+      assert.equal(idsA.length + idsB.length, runnable.size);
+      assert.deepEqual(new Set([...idsA, ...idsB]), runnable);
+      assert.deepEqual(await store.claimRuns('worker-c', 60_000, 100), []);
+      assert.deepEqual(new Set(await store.renewLeases('worker-a', idsA, 60_000)), new Set(idsA));
+      assert.deepEqual(await second.renewLeases('worker-b', idsA, 60_000), []);
+      const released = idsA[0];
+      assert.ok(released !== undefined);
+      await store.releaseLease('worker-a', released);
+      assert.deepEqual(
+        (await second.claimRuns('worker-b', 60_000, 100)).map((r) => r.run_id),
+        [released],
+      );
+    });
+
+    test('an expired lease is handed over to another worker', async () => {
+      const second = await another();
+      await drainClaimable(store);
+      const run = await startRun(store, randomUUID());
+      assert.deepEqual(
+        (await store.claimRuns('worker-a', 1, 10)).map((r) => r.run_id),
+        [run.run_id],
+      );
+      await sleep(25);
+      assert.deepEqual(
+        (await second.claimRuns('worker-b', 60_000, 10)).map((r) => r.run_id),
+        [run.run_id],
+      );
+      assert.deepEqual(await store.renewLeases('worker-a', [run.run_id], 60_000), []);
+    });
+
+    test('notify reaches a listener', { timeout: 10_000 }, async () => {
+      const runId = randomUUID();
+      const heard = new Promise<string>((resolve) => {
+        const stop = store.onNotify((id) => {
+          if (id === runId) {
+            stop();
+            resolve(id);
+          }
+        });
+      });
+      await store.notify(runId);
+      assert.equal(await heard, runId);
+    });
+
+    test('200 concurrent starts are all durable and visible after close and reopen', async () => {
+      const session = randomUUID();
+      await store.putInput(INPUT_SHA, INPUT_TEXT);
+      const started = await Promise.all(Array.from({ length: 200 }, () => startRun(store, session)));
+      assert.ok(started.every((r) => r.checkpoint_revision === 0 && r.status === RunStatus.Running));
+      await store.close();
+      store = await makeStore();
+      await store.open();
+      const listed = await store.listRuns(session, { limit: 1000 });
+      assert.deepEqual(new Set(listed.map((r) => r.run_id)), new Set(started.map((r) => r.run_id)));
+      assert.ok(
+        listed.every((r) => r.checkpoint_revision === 0 && r.status === RunStatus.Running && r.activity_cursor === 1),
+      );
+      const checkpoints = await Promise.all(listed.map((r) => store.latestCheckpoint(r.run_id)));
+      assert.ok(checkpoints.every((c) => c?.revision === 0));
+    });
+  });
+}
