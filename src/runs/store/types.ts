@@ -164,7 +164,10 @@ export interface RunStore {
   putInput(sha256: string, canonical: string): Promise<void>;
   getInput(sha256: string): Promise<string | undefined>;
 
-  /** Creates a run; duplicate run_id or (session_id, idempotency_key) → StoreConflictError. */
+  /**
+   * Creates a run (checkpoint_revision must be -1 and activity_cursor 0); duplicate run_id or
+   * (session_id, idempotency_key) → StoreConflictError; over-limit fields → RimthanError('invalid_argument').
+   */
   createRun(record: NewRunRecord): Promise<RunRecord>;
   /** Session-scoped lookup: a run of another session is `undefined`, exactly like a missing one. */
   getRun(session_id: string, run_id: string): Promise<RunRecord | undefined>;
@@ -174,22 +177,32 @@ export interface RunStore {
   /** Session page ordered by creation (created_seq ascending). */
   listRuns(session_id: string, query: ListQuery): Promise<RunRecord[]>;
 
-  /** The atomic write. Returns the updated record (record_revision + 1). */
+  /**
+   * The atomic write. Returns the updated record (record_revision + 1). Unknown run → RimthanError('not_found');
+   * lost compare-and-swap, checkpoint gap or a transition the status machine forbids → StoreConflictError.
+   */
   commit(commit: Commit): Promise<RunRecord>;
   latestCheckpoint(run_id: string): Promise<Checkpoint | undefined>;
-  /** Entries ordered by (revision, ordinal), strictly after the cursor; cost O(limit). */
+  /**
+   * Entries ordered by (revision, ordinal), strictly after the cursor; cost O(limit). An after_event_id that is not in
+   * after_revision → RimthanError('invalid_argument'), so a cursor never silently skips entries.
+   */
   history(run_id: string, query: HistoryQuery): Promise<ActivityEntry[]>;
 
   /**
-   * Leases: a worker claims up to `limit` non-terminal, non-pending-without-seed runs that nobody holds (or whose lease
-   * expired) and that `wants` running work; returns their records. SQLite (one process) may lease trivially.
+   * Leases: a worker claims up to `limit` seeded runs in status `running` that nobody else holds (or whose lease
+   * expired); runs it already holds are not returned again (renew those). SQLite measures leases with the process
+   * clock, PostgreSQL with the database's `now()`.
    */
   claimRuns(worker_id: string, lease_ms: number, limit: number): Promise<RunRecord[]>;
   /** Extends the worker's leases; returns the run ids it still holds. */
   renewLeases(worker_id: string, run_ids: readonly string[], lease_ms: number): Promise<string[]>;
   releaseLease(worker_id: string, run_id: string): Promise<void>;
 
-  /** Wake-ups: `notify` tells every worker on this store (PostgreSQL: NOTIFY) that runs may need attention. */
+  /**
+   * Wake-ups: `notify` tells every worker on this store (PostgreSQL: NOTIFY on a per-schema channel; SQLite: listeners
+   * of this store object) that runs may need attention. Wake-ups can be lost while reconnecting: workers also poll.
+   */
   notify(run_id: string): Promise<void>;
   onNotify(listener: (run_id: string) => void): () => void;
 }
