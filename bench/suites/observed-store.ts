@@ -1,0 +1,110 @@
+/**
+ * A pass-through RunStore that tells the benchmark when a run reaches a status, by watching the records `commit`
+ * returns. This avoids polling (whose sleep would be charged to Rimthan) and costs one Map lookup per commit.
+ */
+import type {
+  ActivityEntry,
+  Checkpoint,
+  Commit,
+  HistoryQuery,
+  ListQuery,
+  NewRunRecord,
+  RunRecord,
+  RunStatus,
+  RunStore,
+} from '../../src/runs/index.js';
+
+interface Waiter {
+  readonly statuses: ReadonlySet<RunStatus>;
+  readonly resolve: (record: RunRecord) => void;
+}
+
+export class ObservedStore implements RunStore {
+  readonly #inner: RunStore;
+  readonly #last = new Map<string, RunRecord>();
+  readonly #waiters = new Map<string, Waiter>();
+  /** Write calls so far (putInput, createRun, commit, claim, renew, release): each is one transaction without group commit. */
+  writes = 0;
+
+  constructor(inner: RunStore) {
+    this.#inner = inner;
+  }
+
+  /** Resolves with the run's record once a commit left it in one of `statuses`. */
+  waitForStatus(runId: string, statuses: ReadonlySet<RunStatus>): Promise<RunRecord> {
+    const last = this.#last.get(runId);
+    if (last !== undefined && statuses.has(last.status)) return Promise.resolve(last);
+    return new Promise((resolve) => this.#waiters.set(runId, { statuses, resolve }));
+  }
+
+  #seen(record: RunRecord): RunRecord {
+    const waiter = this.#waiters.get(record.run_id);
+    if (waiter !== undefined && waiter.statuses.has(record.status)) {
+      this.#waiters.delete(record.run_id);
+      this.#last.delete(record.run_id);
+      waiter.resolve(record);
+    } else {
+      this.#last.set(record.run_id, record);
+    }
+    return record;
+  }
+
+  async commit(commit: Commit): Promise<RunRecord> {
+    this.writes++;
+    return this.#seen(await this.#inner.commit(commit));
+  }
+
+  open(): Promise<void> {
+    return this.#inner.open();
+  }
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+  putInput(sha256: string, canonical: string): Promise<void> {
+    this.writes++;
+    return this.#inner.putInput(sha256, canonical);
+  }
+  getInput(sha256: string): Promise<string | undefined> {
+    return this.#inner.getInput(sha256);
+  }
+  createRun(record: NewRunRecord): Promise<RunRecord> {
+    this.writes++;
+    return this.#inner.createRun(record);
+  }
+  getRun(session_id: string, run_id: string): Promise<RunRecord | undefined> {
+    return this.#inner.getRun(session_id, run_id);
+  }
+  getRunById(run_id: string): Promise<RunRecord | undefined> {
+    return this.#inner.getRunById(run_id);
+  }
+  findByIdempotencyKey(session_id: string, key: string): Promise<RunRecord | undefined> {
+    return this.#inner.findByIdempotencyKey(session_id, key);
+  }
+  listRuns(session_id: string, query: ListQuery): Promise<RunRecord[]> {
+    return this.#inner.listRuns(session_id, query);
+  }
+  latestCheckpoint(run_id: string): Promise<Checkpoint | undefined> {
+    return this.#inner.latestCheckpoint(run_id);
+  }
+  history(run_id: string, query: HistoryQuery): Promise<ActivityEntry[]> {
+    return this.#inner.history(run_id, query);
+  }
+  claimRuns(worker_id: string, lease_ms: number, limit: number): Promise<RunRecord[]> {
+    this.writes++;
+    return this.#inner.claimRuns(worker_id, lease_ms, limit);
+  }
+  renewLeases(worker_id: string, run_ids: readonly string[], lease_ms: number): Promise<string[]> {
+    this.writes++;
+    return this.#inner.renewLeases(worker_id, run_ids, lease_ms);
+  }
+  releaseLease(worker_id: string, run_id: string): Promise<void> {
+    this.writes++;
+    return this.#inner.releaseLease(worker_id, run_id);
+  }
+  notify(run_id: string): Promise<void> {
+    return this.#inner.notify(run_id);
+  }
+  onNotify(listener: (run_id: string) => void): () => void {
+    return this.#inner.onNotify(listener);
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * `rimthan serve`: builds the chosen profile once, then serves it over stdio (one server for the process) or stateless
+ * Streamable HTTP (one server per request). Needs no configuration; notices go to stderr, stdout carries only protocol.
+ */
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { TokenSigner } from '../../core/index.js';
+import {
+  ANONYMOUS,
+  createMcpServer,
+  createRunsProfileFactory,
+  createWorkflowEngineProfile,
+  loadSigningSetup,
+  ProfileName,
+  serveStdio,
+  startHttpTransport,
+  storeReleaseProvider,
+} from '../../mcp/index.js';
+import type { Principal } from '../../mcp/index.js';
+import { FolderReleaseStore, packagedReleaseStore } from '../../registry/index.js';
+import { choiceOption, intOption, parseCommand, stringList, stringOption } from '../args.js';
+import type { Parsed } from '../args.js';
+import { UsageError } from '../errors.js';
+import type { CliIo } from '../io.js';
+import { DEFAULT_RUN_STORE, openRunsStack } from '../runs-wiring.js';
+import { bearerToken, requestCap, stderrFaultReporter } from '../serve-config.js';
+
+const TOPIC = 'serve';
+export const DEFAULT_HTTP_PORT = 8765;
+
+const OPTIONS = {
+  profile: { type: 'string' },
+  transport: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  releases: { type: 'string' },
+  store: { type: 'string' },
+  flows: { type: 'string' },
+  session: { type: 'string' },
+  'token-file': { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
+  'allowed-origin': { type: 'string', multiple: true },
+} as const;
+
+interface Serving {
+  serverFor(principal: Principal): Server;
+  /** The stdio principal (runs: the session id). */
+  readonly stdioPrincipal: Principal;
+  close(): Promise<void>;
+}
+
+function refuseOptions(parsed: Parsed, names: readonly string[], why: string): void {
+  for (const name of names) {
+    if (parsed.values[name] !== undefined) throw new UsageError(`--${name} ${why}`, TOPIC);
+  }
+}
+
+function workflowEngine(parsed: Parsed, io: CliIo, maxBytes: number): Serving {
+  const signing = loadSigningSetup(io.env);
+  if (signing.source === 'environment') {
+    io.err(`rimthan: signing checkpoints with key "${signing.ring.activeKeyId}" from RIMTHAN_WORKFLOW_SIGNING_SECRET`);
+  } else {
+    const verb = signing.created ? 'generated a new signing key in' : 'signing checkpoints with the key in';
+    io.err(`rimthan: ${verb} ${signing.path ?? ''} (set RIMTHAN_WORKFLOW_SIGNING_SECRET to manage keys yourself)`);
+  }
+  const dir = stringOption(parsed, 'releases');
+  const store = dir === undefined ? packagedReleaseStore() : new FolderReleaseStore(resolve(io.cwd, dir));
+  const releases = storeReleaseProvider(store, {
+    onRefreshRefused: (reason) => io.err(`rimthan: active release refresh refused (${reason}); still serving the last verified release`),
+  });
+  const profile = createWorkflowEngineProfile({
+    releases,
+    signer: new TokenSigner(signing.ring),
+    maxArgumentBytes: maxBytes,
+    onFault: stderrFaultReporter(io),
+  });
+  return { serverFor: () => createMcpServer(profile), stdioPrincipal: ANONYMOUS, close: async () => undefined };
+}
+
+async function runs(parsed: Parsed, io: CliIo, maxBytes: number): Promise<Serving> {
+  const onFault = stderrFaultReporter(io);
+  const stack = await openRunsStack({
+    storeSpec: stringOption(parsed, 'store') ?? DEFAULT_RUN_STORE,
+    flows: stringOption(parsed, 'flows'),
+    cwd: io.cwd,
+    execute: true,
+    onFault,
+  });
+  const factory = createRunsProfileFactory({ toolsFor: stack.toolsFor, maxArgumentBytes: maxBytes, onFault });
+  const session = stringOption(parsed, 'session') ?? `stdio-${randomUUID()}`;
+  return {
+    serverFor: (principal) => createMcpServer(factory.forSession(principal.id)),
+    stdioPrincipal: { id: session, authenticated: false },
+    close: () => stack.close(),
+  };
+}
+
+/** `rimthan serve [options]`; resolves when stdin closes (stdio) or on SIGINT/SIGTERM (http). */
+export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
+  const parsed = parseCommand(argv, OPTIONS, TOPIC);
+  if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument: ${parsed.positionals[0] ?? ''}`, TOPIC);
+  const profileName = choiceOption(parsed, 'profile', [ProfileName.WorkflowEngine, ProfileName.Runs], ProfileName.WorkflowEngine, TOPIC);
+  const transport = choiceOption(parsed, 'transport', ['stdio', 'http'] as const, 'stdio', TOPIC);
+  const port = intOption(parsed, 'port', 0, 65535, TOPIC) ?? DEFAULT_HTTP_PORT;
+  if (profileName === ProfileName.WorkflowEngine) refuseOptions(parsed, ['store', 'flows', 'session'], 'applies only to --profile runs');
+  else refuseOptions(parsed, ['releases'], 'applies only to --profile workflow-engine');
+  if (transport === 'stdio') {
+    refuseOptions(parsed, ['port', 'host', 'token-file', 'allowed-host', 'allowed-origin'], 'applies only to --transport http');
+  } else {
+    refuseOptions(parsed, ['session'], 'applies only to stdio (over HTTP the session is the authenticated principal)');
+  }
+  const maxBytes = requestCap(io.env, profileName);
+  const token = transport === 'http' ? bearerToken(stringOption(parsed, 'token-file'), io) : undefined;
+
+  const serving = profileName === ProfileName.WorkflowEngine ? workflowEngine(parsed, io, maxBytes) : await runs(parsed, io, maxBytes);
+  try {
+    if (transport === 'stdio') {
+      if (profileName === ProfileName.Runs) io.err(`rimthan: runs session ${serving.stdioPrincipal.id}`);
+      await Promise.race([serveStdio(serving.serverFor(serving.stdioPrincipal)), io.untilStopped()]);
+      return;
+    }
+    const host = stringOption(parsed, 'host') ?? '127.0.0.1';
+    const specificHost = host !== '0.0.0.0' && host !== '::' ? [host] : [];
+    const endpoint = await startHttpTransport({
+      host,
+      port,
+      maxRequestBytes: maxBytes,
+      allowedHosts: ['localhost', '127.0.0.1', '[::1]', ...specificHost, ...stringList(parsed, 'allowed-host')],
+      allowedOrigins: stringList(parsed, 'allowed-origin'),
+      ...(token === undefined ? {} : { bearerToken: token }),
+      serverFor: (principal) => serving.serverFor(principal),
+      onFault: (error) => stderrFaultReporter(io)('http', error),
+    });
+    io.err(`rimthan: ${profileName} profile listening on ${endpoint.url}${token === undefined ? ' (no bearer token)' : ''}`);
+    if (token === undefined && profileName === ProfileName.Runs) {
+      io.err('rimthan: without a bearer token every HTTP caller shares the session "anonymous"');
+    }
+    await io.untilStopped();
+    await endpoint.close();
+  } finally {
+    await serving.close();
+  }
+}

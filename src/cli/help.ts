@@ -1,0 +1,85 @@
+/** Help texts, one per topic (`rimthan <topic> --help`). */
+
+const MAIN = `Usage: rimthan <command> [options]
+
+Commands:
+  serve                     run the MCP server (stdio or Streamable HTTP)
+  registry check DIR        validate a release source folder (problems as file:line)
+  registry build DIR        compile a release source into an immutable release file
+  registry graph DIR|FILE   print a workflow as a Mermaid flowchart
+  runs list|get|history|cancel
+                            inspect and cancel durable runs (operators; JSON output)
+
+Options:
+  -h, --help                show help (also after any command)
+  --version                 print the version
+
+Exit codes: 0 success, 1 failure, 2 usage error.`;
+
+const SERVE = `Usage: rimthan serve [options]
+
+Runs the MCP server. stdout carries only MCP protocol messages (stdio); notices go to stderr.
+
+Options:
+  --profile P         workflow-engine (default): the four guided tools, release resources, bootstrap prompt
+                      runs: the seven durable-run tools
+  --transport T       stdio (default) | http (stateless Streamable HTTP, POST /mcp)
+  --host H            HTTP listen address (default 127.0.0.1)
+  --port N            HTTP port (default 8765; 0 picks a free port)
+  --allowed-host H    extra Host name accepted over HTTP (repeatable; default localhost, 127.0.0.1, [::1])
+  --allowed-origin O  extra Origin accepted over HTTP (repeatable)
+  --token-file PATH   require "Authorization: Bearer <token>" with the token in PATH
+                      (or set RIMTHAN_MCP_BEARER_TOKEN)
+  --releases DIR      workflow-engine: a folder release store (default: the packaged releases)
+  --store SPEC        runs: sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db)
+  --flows MODULE      runs: a module exporting \`flows\` (FlowDefinition[]) or a default FlowCatalog
+                      (default: the example catalog)
+  --session ID        runs over stdio: the session id (default: a generated one)
+
+Environment:
+  RIMTHAN_WORKFLOW_SIGNING_SECRET         active checkpoint signing secret (>= 32 bytes); unset: a generated key is
+                                          kept in $XDG_STATE_HOME/rimthan/signing-key.json (~/.local/state/rimthan)
+  RIMTHAN_WORKFLOW_SIGNING_KEY_ID         active key id (default "default")
+  RIMTHAN_WORKFLOW_VERIFICATION_KEYS_JSON retired key id -> secret (at most 16), still verified
+  RIMTHAN_MCP_MAX_REQUEST_BYTES           HTTP request body cap (default 4194304 workflow-engine, 1048576 runs)
+  RIMTHAN_MCP_BEARER_TOKEN                bearer token (instead of --token-file)`;
+
+const REGISTRY = `Usage:
+  rimthan registry check DIR                  validate a release source; prints file:line: code: message per problem
+  rimthan registry build DIR --out FILE       compile DIR into a release file (refuses to change an existing file)
+  rimthan registry graph DIR|FILE [--workflow ID[@VERSION]]
+                                              print Mermaid flowcharts of the workflows
+
+Exit codes: 0 success, 1 problems found or failure, 2 usage error.`;
+
+const RUNS = `Usage:
+  rimthan runs list [--after CURSOR] [--limit N]
+  rimthan runs get RUN_ID
+  rimthan runs history RUN_ID [--after-revision N] [--after-event-id ID] [--limit N]
+  rimthan runs cancel RUN_ID [--reason TEXT]
+
+Options (all subcommands):
+  --store SPEC     sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db)
+  --session ID     the session whose runs to act on (required; runs are session-scoped)
+  --flows MODULE   the flow catalog the runs were started from (default: the example catalog)
+
+Output is JSON on stdout. A refused call (not_found, conflict, ...) prints {"error": {...}} on stderr and exits 1.`;
+
+const TOPICS: Readonly<Record<string, string>> = {
+  '': MAIN,
+  serve: SERVE,
+  registry: REGISTRY,
+  'registry check': REGISTRY,
+  'registry build': REGISTRY,
+  'registry graph': REGISTRY,
+  runs: RUNS,
+  'runs list': RUNS,
+  'runs get': RUNS,
+  'runs history': RUNS,
+  'runs cancel': RUNS,
+};
+
+/** The help text of a topic (the main help for an unknown one). */
+export function helpText(topic: string): string {
+  return TOPICS[topic] ?? MAIN;
+}

@@ -1,0 +1,93 @@
+/**
+ * The validation-bundle token: what prepare_step_validation proved deterministically (artifact receipts, validator
+ * instruction and input digests, which validators must report), bound to one checkpoint digest and step. Signed as
+ * kind `validation-bundle`, so it can never pass as a checkpoint (and the reverse).
+ */
+import { SchemaCompiler, canonicalJson, isJsonObject } from '../../core/index.js';
+import type { JsonObject, TokenSigner } from '../../core/index.js';
+import { validationBundleDef } from '../contracts/defs-checkpoint.js';
+import { closedObject } from '../contracts/primitives.js';
+import { checkpointError } from '../errors.js';
+import type { VerifiedCheckpoint } from './verify.js';
+
+export const BUNDLE_TOKEN_SCHEMA = 'rimthan.validation-bundle/1';
+
+export interface BundleValidator {
+  readonly validator_id: string;
+  readonly validator_version: string;
+  readonly instruction_sha256: string;
+  /** Input artifact ID → SHA-256 (from this step's artifacts or earlier receipts). */
+  readonly input_artifacts: Readonly<Record<string, string>>;
+  /** Digest of `input_artifacts`: what a pass receipt records. */
+  readonly input_sha256: string;
+  readonly required: boolean;
+  /** False when a pass receipt for these exact inputs already exists (the pass is reused). */
+  readonly report_required: boolean;
+}
+
+export interface BundleState {
+  readonly registry_id: string;
+  readonly registry_release: string;
+  readonly manifest_sha256: string;
+  readonly workflow: { readonly id: string; readonly version: string };
+  readonly step_id: string;
+  readonly checkpoint_sha256: string;
+  readonly artifacts: Readonly<Record<string, string>>;
+  readonly validators: readonly BundleValidator[];
+  readonly issued_at: string;
+}
+
+const bundleProperties = validationBundleDef.shape['properties'] as Record<string, JsonObject>;
+const checkBody = new SchemaCompiler().compile(
+  closedObject({
+    schema: { type: 'string', enum: [BUNDLE_TOKEN_SCHEMA] },
+    token_kind: { type: 'string', enum: ['validation-bundle'] },
+    ...Object.fromEntries(Object.entries(bundleProperties).filter(([k]) => k !== 'validation_token')),
+  }),
+);
+
+function bundleJson(state: BundleState): JsonObject {
+  return JSON.parse(JSON.stringify(state)) as JsonObject;
+}
+
+/** Signs a bundle and returns the object the harness presents back to submit_step_validation. */
+export function issueBundle(signer: TokenSigner, state: BundleState): JsonObject {
+  const body = bundleJson(state);
+  const token = signer.sign('validation-bundle', { schema: BUNDLE_TOKEN_SCHEMA, ...body });
+  return { ...body, key_id: signer.activeKeyId, validation_token: token };
+}
+
+/**
+ * Verifies a presented bundle: signature and kind, closed body, every visible field equal to the signed body, and the
+ * binding to this exact checkpoint (release, manifest, workflow, step, checkpoint digest). Fails closed with
+ * workflow_checkpoint_error.
+ */
+export function verifyBundle(signer: TokenSigner, checkpoint: VerifiedCheckpoint, presented: unknown): BundleState {
+  if (!isJsonObject(presented)) throw checkpointError();
+  const token = presented['validation_token'];
+  if (typeof token !== 'string') throw checkpointError();
+  const verified = signer.verify('validation-bundle', token);
+  if (!verified.ok || !checkBody(verified.body).ok) throw checkpointError();
+  const { schema: _schema, token_kind: _kind, ...visible } = verified.body;
+  const { validation_token: _token, ...presentedVisible } = presented;
+  let same = false;
+  try {
+    same = canonicalJson(visible) === canonicalJson(presentedVisible);
+  } catch {
+    same = false;
+  }
+  if (!same) throw checkpointError();
+  const { key_id: _keyId, ...rest } = visible;
+  const state = rest as unknown as BundleState;
+  const c = checkpoint.state;
+  const bound =
+    state.registry_id === c.registry_id &&
+    state.registry_release === c.registry_release &&
+    state.manifest_sha256 === c.manifest_sha256 &&
+    state.workflow.id === c.workflow.id &&
+    state.workflow.version === c.workflow.version &&
+    state.step_id === c.current_step &&
+    state.checkpoint_sha256 === checkpoint.digest;
+  if (!bound) throw checkpointError();
+  return state;
+}

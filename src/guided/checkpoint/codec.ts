@@ -1,0 +1,185 @@
+/**
+ * The compact checkpoint token body. The token must stay small (≤ 2 KiB at a late step) while recording everything
+ * the checkpoint proves, so the body spells the same state more tightly than the envelope does:
+ *   - every SHA-256 as unpadded base64url (43 characters) instead of hex (64);
+ *   - a validator receipt as its input digest alone (only pass receipts are ever recorded);
+ *   - each capability set as a bitmask over a frozen, append-only order owned here.
+ * Decoding is strict (closed schema, canonical base64url, no unknown mask bits) and yields the envelope form.
+ */
+import { SchemaCompiler } from '../../core/index.js';
+import type { JsonObject } from '../../core/index.js';
+import type { HostCapability, ValidatorCapability } from '../../registry/model.js';
+import {
+  closedObject,
+  harnessSchema,
+  idSchema,
+  keyIdSchema,
+  mapOf,
+  refSchema,
+  releaseSchema,
+  timestampSchema,
+  validatorKeySchema,
+  versionSchema,
+} from '../contracts/primitives.js';
+import type { CheckpointState } from './state.js';
+
+export const CHECKPOINT_TOKEN_SCHEMA = 'rimthan.checkpoint/1';
+
+/** Bit order of host capabilities in tokens. Append only: reordering would change what old tokens mean. */
+export const HOST_CAPABILITY_BITS: readonly HostCapability[] = Object.freeze([
+  'mcp.tools',
+  'mcp.resources',
+  'mcp.prompts',
+  'native-subagents',
+  'scoped-inputs',
+  'read-only-capabilities',
+  'structured-reports',
+  'project-local-assets',
+]);
+/** Bit order of validator capabilities in tokens. Append only. */
+export const VALIDATOR_CAPABILITY_BITS: readonly ValidatorCapability[] = Object.freeze([
+  'workspace.read',
+  'web.read',
+  'browser.read',
+  'git.read',
+  'database.read',
+]);
+
+const b64Digest: JsonObject = { type: 'string', minLength: 43, maxLength: 43, pattern: '^[A-Za-z0-9_-]{43}$' };
+const mask = (bits: number): JsonObject => ({ type: 'integer', minimum: 0, maximum: 2 ** bits - 1 });
+
+const checkBody = new SchemaCompiler().compile(
+  closedObject({
+    schema: { type: 'string', enum: [CHECKPOINT_TOKEN_SCHEMA] },
+    token_kind: { type: 'string', enum: ['checkpoint'] },
+    key_id: keyIdSchema,
+    registry_id: releaseSchema,
+    registry_release: releaseSchema,
+    manifest_sha256: b64Digest,
+    workflow: refSchema,
+    current_step: idSchema,
+    sequence: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+    parent_checkpoint_sha256: { anyOf: [{ type: 'null' }, b64Digest] },
+    confirmed_state_sha256: b64Digest,
+    artifacts: mapOf(idSchema, b64Digest),
+    validators: mapOf(validatorKeySchema, b64Digest),
+    host: closedObject({
+      harness: harnessSchema,
+      adapter_id: idSchema,
+      adapter_version: versionSchema,
+      host_capabilities: mask(HOST_CAPABILITY_BITS.length),
+      validator_capabilities: mask(VALIDATOR_CAPABILITY_BITS.length),
+    }),
+    issued_at: timestampSchema,
+  }),
+);
+
+function toB64(hex: string): string {
+  return Buffer.from(hex, 'hex').toString('base64url');
+}
+
+function toHex(b64: string): string | undefined {
+  const bytes = Buffer.from(b64, 'base64url');
+  return bytes.length === 32 && bytes.toString('base64url') === b64 ? bytes.toString('hex') : undefined;
+}
+
+function toMask<T extends string>(values: readonly T[], order: readonly T[]): number {
+  return values.reduce((m, v) => m | (1 << order.indexOf(v)), 0);
+}
+
+function fromMask<T extends string>(m: number, order: readonly T[]): T[] {
+  return order.filter((_, i) => (m & (1 << i)) !== 0).sort();
+}
+
+function mapValues(
+  record: Readonly<Record<string, string>>,
+  f: (v: string) => string | undefined,
+): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(record)) {
+    const mapped = f(v);
+    if (mapped === undefined) return undefined;
+    out[k] = mapped;
+  }
+  return out;
+}
+
+/** The compact token body for a checkpoint state (the signer adds `token_kind` and `key_id`). */
+export function encodeCheckpointBody(state: CheckpointState): JsonObject {
+  return {
+    schema: CHECKPOINT_TOKEN_SCHEMA,
+    registry_id: state.registry_id,
+    registry_release: state.registry_release,
+    manifest_sha256: toB64(state.manifest_sha256),
+    workflow: { id: state.workflow.id, version: state.workflow.version },
+    current_step: state.current_step,
+    sequence: state.sequence,
+    parent_checkpoint_sha256: state.parent_checkpoint_sha256 === null ? null : toB64(state.parent_checkpoint_sha256),
+    confirmed_state_sha256: toB64(state.confirmed_state_sha256),
+    artifacts: mapValues(state.artifacts, toB64) as JsonObject,
+    validators: Object.fromEntries(Object.entries(state.validators).map(([k, r]) => [k, toB64(r.input_sha256)])),
+    host: {
+      harness: state.host.harness,
+      adapter_id: state.host.adapter_id,
+      adapter_version: state.host.adapter_version,
+      host_capabilities: toMask(state.host.host_capabilities, HOST_CAPABILITY_BITS),
+      validator_capabilities: toMask(state.host.validator_capabilities, VALIDATOR_CAPABILITY_BITS),
+    },
+    issued_at: state.issued_at,
+  };
+}
+
+/** Decodes a verified token body back to the envelope form, or undefined when it is not a well-formed body. */
+export function decodeCheckpointBody(body: JsonObject): CheckpointState | undefined {
+  if (!checkBody(body).ok) return undefined;
+  const b = body as unknown as {
+    registry_id: string;
+    registry_release: string;
+    manifest_sha256: string;
+    workflow: { id: string; version: string };
+    current_step: string;
+    sequence: number;
+    parent_checkpoint_sha256: string | null;
+    confirmed_state_sha256: string;
+    artifacts: Record<string, string>;
+    validators: Record<string, string>;
+    host: {
+      harness: CheckpointState['host']['harness'];
+      adapter_id: string;
+      adapter_version: string;
+      host_capabilities: number;
+      validator_capabilities: number;
+    };
+    issued_at: string;
+  };
+  const manifest = toHex(b.manifest_sha256);
+  const parent = b.parent_checkpoint_sha256 === null ? null : toHex(b.parent_checkpoint_sha256);
+  const stateDigest = toHex(b.confirmed_state_sha256);
+  const artifacts = mapValues(b.artifacts, toHex);
+  const validators = mapValues(b.validators, toHex);
+  if (manifest === undefined || parent === undefined || stateDigest === undefined || !artifacts || !validators) {
+    return undefined;
+  }
+  return {
+    registry_id: b.registry_id,
+    registry_release: b.registry_release,
+    manifest_sha256: manifest,
+    workflow: { id: b.workflow.id, version: b.workflow.version },
+    current_step: b.current_step,
+    sequence: b.sequence,
+    parent_checkpoint_sha256: parent,
+    confirmed_state_sha256: stateDigest,
+    artifacts,
+    validators: Object.fromEntries(
+      Object.entries(validators).map(([k, d]) => [k, { outcome: 'passed', input_sha256: d }]),
+    ),
+    host: {
+      harness: b.host.harness,
+      adapter_id: b.host.adapter_id,
+      adapter_version: b.host.adapter_version,
+      host_capabilities: fromMask(b.host.host_capabilities, HOST_CAPABILITY_BITS),
+      validator_capabilities: fromMask(b.host.validator_capabilities, VALIDATOR_CAPABILITY_BITS),
+    },
+    issued_at: b.issued_at,
+  };
+}

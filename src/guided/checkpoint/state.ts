@@ -1,0 +1,78 @@
+/**
+ * What a checkpoint proves, as plain data: release identity, position, digests and receipts. The envelope carries it
+ * in the clear next to the signed token, whose body records the same state compactly (see codec.ts). Digest-heavy,
+ * content-light: no confirmed-state values, artifact bodies or findings.
+ */
+import type { JsonObject } from '../../core/index.js';
+import type { Harness, HostCapability, ValidatorCapability } from '../../registry/model.js';
+
+/** The host the checkpoint is bound to (capability lists sorted, unique). */
+export interface HostBinding {
+  readonly harness: Harness;
+  readonly adapter_id: string;
+  readonly adapter_version: string;
+  readonly host_capabilities: readonly HostCapability[];
+  readonly validator_capabilities: readonly ValidatorCapability[];
+}
+
+export interface ValidatorReceipt {
+  readonly outcome: 'passed';
+  readonly input_sha256: string;
+}
+
+export interface CheckpointState {
+  readonly registry_id: string;
+  readonly registry_release: string;
+  readonly manifest_sha256: string;
+  readonly workflow: { readonly id: string; readonly version: string };
+  readonly current_step: string;
+  readonly sequence: number;
+  readonly parent_checkpoint_sha256: string | null;
+  readonly confirmed_state_sha256: string;
+  /** Artifact ID → SHA-256 of the accepted artifact's UTF-8 bytes. */
+  readonly artifacts: Readonly<Record<string, string>>;
+  /** `validator_id@version` → pass receipt. */
+  readonly validators: Readonly<Record<string, ValidatorReceipt>>;
+  readonly host: HostBinding;
+  readonly issued_at: string;
+}
+
+/** A checkpoint as returned to the harness: the state in the clear, its key id, and the signed token. */
+export interface IssuedCheckpoint {
+  readonly state: CheckpointState;
+  readonly token: string;
+  readonly keyId: string;
+  /** SHA-256 of the token string: the parent digest of the next checkpoint and the binding of validation bundles. */
+  readonly digest: string;
+}
+
+/** The state as a JSON object (field order irrelevant: tokens are canonicalised). */
+export function stateJson(state: CheckpointState): JsonObject {
+  return {
+    registry_id: state.registry_id,
+    registry_release: state.registry_release,
+    manifest_sha256: state.manifest_sha256,
+    workflow: { id: state.workflow.id, version: state.workflow.version },
+    current_step: state.current_step,
+    sequence: state.sequence,
+    parent_checkpoint_sha256: state.parent_checkpoint_sha256,
+    confirmed_state_sha256: state.confirmed_state_sha256,
+    artifacts: { ...state.artifacts },
+    validators: Object.fromEntries(
+      Object.entries(state.validators).map(([k, r]) => [k, { outcome: r.outcome, input_sha256: r.input_sha256 }]),
+    ),
+    host: {
+      harness: state.host.harness,
+      adapter_id: state.host.adapter_id,
+      adapter_version: state.host.adapter_version,
+      host_capabilities: [...state.host.host_capabilities],
+      validator_capabilities: [...state.host.validator_capabilities],
+    },
+    issued_at: state.issued_at,
+  };
+}
+
+/** The envelope the harness stores in .rimthan/workflow-session.json and presents on every later call. */
+export function envelopeJson(checkpoint: IssuedCheckpoint): JsonObject {
+  return { ...stateJson(checkpoint.state), key_id: checkpoint.keyId, token: checkpoint.token };
+}

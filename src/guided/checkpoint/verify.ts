@@ -1,0 +1,77 @@
+/**
+ * Checkpoint verification, fail closed: signature (key ring, constant time) → strict decoding of the compact body →
+ * the envelope equals the signed state → the body agrees with the pinned release (identity, manifest digest, workflow, step,
+ * host binding, receipt keys). Any failure is the one generic workflow_checkpoint_error.
+ */
+import { canonicalJson, isJsonObject, sha256Hex } from '../../core/index.js';
+import type { JsonObject, JsonValue, TokenSigner } from '../../core/index.js';
+import type { StepDefinition } from '../../registry/model.js';
+import { checkpointError } from '../errors.js';
+import type { ReleaseScope, WorkflowIndex } from '../scope.js';
+import { decodeCheckpointBody } from './codec.js';
+import { stateJson } from './state.js';
+import type { CheckpointState, IssuedCheckpoint } from './state.js';
+
+/** A checkpoint that verified, with the workflow and step it points at in the pinned release. */
+export interface VerifiedCheckpoint extends IssuedCheckpoint {
+  readonly index: WorkflowIndex;
+  readonly step: StepDefinition;
+}
+
+function sortedUnique(values: readonly string[]): boolean {
+  for (let i = 1; i < values.length; i++) if ((values[i - 1] as string) >= (values[i] as string)) return false;
+  return true;
+}
+
+function sameJson(a: JsonValue, b: JsonValue): boolean {
+  try {
+    return canonicalJson(a) === canonicalJson(b);
+  } catch {
+    return false;
+  }
+}
+
+/** True when the body agrees with the pinned release in every identity it names. */
+function agreesWithScope(state: CheckpointState, scope: ReleaseScope): WorkflowIndex | undefined {
+  const release = scope.release;
+  if (state.registry_id !== release.registry_id || state.registry_release !== release.release) return undefined;
+  if (state.manifest_sha256 !== release.manifest_sha256) return undefined;
+  const index = scope.workflow(state.workflow.id, state.workflow.version);
+  if (index === undefined || !index.steps.has(state.current_step)) return undefined;
+  const pinned = index.workflow.host_adapters[state.host.harness];
+  if (pinned === undefined || pinned.id !== state.host.adapter_id || pinned.version !== state.host.adapter_version) {
+    return undefined;
+  }
+  if (!sortedUnique(state.host.host_capabilities) || !sortedUnique(state.host.validator_capabilities)) return undefined;
+  if (Object.keys(state.artifacts).some((id) => !index.artifacts.has(id))) return undefined;
+  if (Object.keys(state.validators).some((key) => !index.validatorKeys.has(key))) return undefined;
+  if (Number.isNaN(Date.parse(state.issued_at))) return undefined;
+  return index;
+}
+
+/**
+ * Verifies a checkpoint envelope against the signer's key ring and the pinned release scope. Throws
+ * GuidedError('workflow_checkpoint_error') with one generic message on any disagreement.
+ */
+export function verifyCheckpoint(signer: TokenSigner, scope: ReleaseScope, envelope: unknown): VerifiedCheckpoint {
+  if (!isJsonObject(envelope)) throw checkpointError();
+  const token = envelope['token'];
+  if (typeof token !== 'string') throw checkpointError();
+  const verified = signer.verify('checkpoint', token);
+  const state = verified.ok ? decodeCheckpointBody(verified.body) : undefined;
+  if (!verified.ok || state === undefined) throw checkpointError();
+  // The envelope must be exactly the signed state, its key id and the token: nothing more, nothing different.
+  const expected: JsonObject = { ...stateJson(state), key_id: verified.keyId, token };
+  if (!sameJson(envelope, expected)) throw checkpointError();
+  const index = agreesWithScope(state, scope);
+  const step = index?.steps.get(state.current_step);
+  if (index === undefined || step === undefined) throw checkpointError();
+  return {
+    state,
+    token,
+    keyId: verified.keyId,
+    digest: sha256Hex(token),
+    index,
+    step,
+  };
+}

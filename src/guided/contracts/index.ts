@@ -1,0 +1,116 @@
+/**
+ * The guided tool contracts (name, description, closed input/output schemas, annotations) and every schema they use,
+ * published for rimthan://registry/{release}/schemas/{id}/{version}.
+ */
+import type { JsonObject } from '../../core/index.js';
+import type { PublishedSchema } from './published.js';
+import {
+  SHARED_DEFS,
+  continueInput,
+  continueOutput,
+  prepareInput,
+  prepareOutput,
+  startInput,
+  startOutput,
+  submitInput,
+  submitOutput,
+} from './tools.js';
+
+export const GuidedToolName = {
+  StartWorkflow: 'rimthan.start_workflow',
+  ContinueWorkflow: 'rimthan.continue_workflow',
+  PrepareStepValidation: 'rimthan.prepare_step_validation',
+  SubmitStepValidation: 'rimthan.submit_step_validation',
+} as const;
+export type GuidedToolName = (typeof GuidedToolName)[keyof typeof GuidedToolName];
+
+export interface GuidedToolContract {
+  readonly name: GuidedToolName;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: JsonObject;
+  readonly outputSchema: JsonObject;
+  readonly annotations: {
+    readonly readOnlyHint: true;
+    readonly destructiveHint: false;
+    readonly idempotentHint: boolean;
+    readonly openWorldHint: false;
+  };
+}
+
+function contract(
+  name: GuidedToolName,
+  title: string,
+  description: string,
+  input: PublishedSchema,
+  output: PublishedSchema,
+  idempotentHint: boolean,
+): GuidedToolContract {
+  return {
+    name,
+    title,
+    description,
+    inputSchema: input.schema,
+    outputSchema: output.schema,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint, openWorldHint: false },
+  };
+}
+
+/** Exactly the four guided tools, in protocol order. */
+export const GUIDED_TOOL_CONTRACTS: readonly GuidedToolContract[] = Object.freeze([
+  contract(
+    GuidedToolName.StartWorkflow,
+    'Start a Rimthan workflow',
+    'Select a workflow by ID or alias, validate the initial confirmed state and the host declaration, and return the ' +
+      'mandatory setup-workspace step with a signed checkpoint (or the blockers that prevent starting).',
+    startInput,
+    startOutput,
+    false,
+  ),
+  contract(
+    GuidedToolName.ContinueWorkflow,
+    'Continue a Rimthan workflow',
+    'Verify a checkpoint, compare the prior and next confirmed state, and return one question or one active step, ' +
+      'complete an ungated step, or perform an explicit, confirmed release migration.',
+    continueInput,
+    continueOutput,
+    false,
+  ),
+  contract(
+    GuidedToolName.PrepareStepValidation,
+    'Prepare step validation',
+    'Deterministically validate the exact declared artifacts of the current step (paths, sizes, media types, JSON ' +
+      'Schemas, attestations, repository policy, capabilities) and return a signed validation bundle plus the ' +
+      'semantic validators that must report. No semantic judgment.',
+    prepareInput,
+    prepareOutput,
+    true,
+  ),
+  contract(
+    GuidedToolName.SubmitStepValidation,
+    'Submit step validation',
+    'Verify the complete set of semantic validator reports against the signed validation bundle, then return the ' +
+      'failure on the same step or the next step with a new checkpoint. Reports are not stored.',
+    submitInput,
+    submitOutput,
+    false,
+  ),
+]);
+
+/** Every tool input/output schema and every shared shape, as versioned documents (the same objects the tools embed). */
+export const GUIDED_SCHEMA_RESOURCES: readonly PublishedSchema[] = Object.freeze(
+  [
+    startInput,
+    startOutput,
+    continueInput,
+    continueOutput,
+    prepareInput,
+    prepareOutput,
+    submitInput,
+    submitOutput,
+    ...SHARED_DEFS,
+  ].map((p) => ({ id: p.id, version: p.version, schema: p.schema, shape: p.shape })),
+);
+
+export type { PublishedSchema } from './published.js';
+export { CONTRACT_VERSION } from './published.js';

@@ -1,0 +1,129 @@
+/**
+ * Explicit release migration (continue_workflow with `migration`), fail closed: the target must be the verified
+ * migration-target scope, a different release, and a newer version of the same workflow; every target field must be
+ * re-confirmed after the checkpoint; the host must pass the target's blockers. The preview lists every artifact and
+ * validator receipt as invalidated. Unconfirmed → blocked with migration_confirmation_required; confirmed → restart at
+ * setup-workspace in the target release, the new checkpoint's parent being the old checkpoint's digest.
+ */
+import type { JsonObject } from '../../core/index.js';
+import { issueCheckpoint } from '../checkpoint/issue.js';
+import { envelopeJson } from '../checkpoint/state.js';
+import type { VerifiedCheckpoint } from '../checkpoint/verify.js';
+import { BlockerCode, ProgressStatus } from '../codes.js';
+import { ProtocolReason, protocolError } from '../errors.js';
+import { checkHost } from '../host/adapter.js';
+import type { HostDeclaration } from '../host/declaration.js';
+import type { Blocker } from '../outcomes.js';
+import type { ReleaseScope } from '../scope.js';
+import { compareVersions } from '../../registry/naming.js';
+import { migrationConfirmationBlockers, projectionDigest, projectionOf, requireValidState } from './confirmed-state.js';
+import { outcomeJson } from './deps.js';
+import type { GuidedEngineDeps } from './deps.js';
+import { stepPayload } from './step-payload.js';
+
+interface MigrationRequest {
+  readonly target_release: string;
+  readonly workflow_version: string;
+  readonly host: HostDeclaration;
+  readonly confirm: boolean;
+}
+
+export function migrateWorkflow(
+  deps: GuidedEngineDeps,
+  current: VerifiedCheckpoint,
+  args: JsonObject,
+  target: ReleaseScope | undefined,
+): JsonObject {
+  if (target === undefined) {
+    throw protocolError(ProtocolReason.MigrationUnavailable, 'no verified migration target release is loaded');
+  }
+  const request = args['migration'] as unknown as MigrationRequest;
+  const source = current.state;
+  if (request.target_release !== target.release.release) {
+    throw protocolError(
+      ProtocolReason.MigrationTargetMismatch,
+      'the migration target is not the loaded target release',
+    );
+  }
+  if (target.release.release === source.registry_release) {
+    throw protocolError(ProtocolReason.MigrationSameRelease, 'the migration target is the checkpoint release');
+  }
+  const index = target.workflow(source.workflow.id, request.workflow_version);
+  if (index === undefined) {
+    throw protocolError(ProtocolReason.UnknownWorkflowVersion, 'the target release has no such workflow version');
+  }
+  if (compareVersions(index.workflow.version, source.workflow.version) <= 0) {
+    throw protocolError(ProtocolReason.MigrationNotNewer, 'the target workflow version is not newer');
+  }
+
+  const proposed = args['next_confirmed_state'];
+  const next = projectionOf(proposed ?? args['confirmed_state']);
+  requireValidState(target, index.workflow.confirmed_state_schema, next);
+  const blockers: Blocker[] = migrationConfirmationBlockers(
+    projectionOf(args['confirmed_state']),
+    next,
+    source.issued_at,
+    deps.clock.now(),
+  );
+  const pinned = index.workflow.host_adapters[source.host.harness];
+  if (request.host.harness !== source.host.harness) {
+    blockers.push(
+      pinned === undefined
+        ? { code: BlockerCode.UnsupportedHarness }
+        : {
+            code: BlockerCode.HostAdapterBindingMismatch,
+            expected_adapter: { id: pinned.id, version: pinned.version },
+          },
+    );
+  }
+  const host = checkHost(target, index, request.host);
+  if (!host.ok) blockers.push(...host.blockers);
+
+  const preview = (confirmed: boolean): JsonObject => ({
+    source: { registry_release: source.registry_release, workflow: { ...source.workflow }, step: source.current_step },
+    target: {
+      registry_release: target.release.release,
+      workflow: { id: index.workflow.id, version: index.workflow.version },
+      step: index.workflow.start_step,
+    },
+    invalidated_artifacts: Object.keys(source.artifacts).sort(),
+    invalidated_validators: Object.keys(source.validators).sort(),
+    confirmed,
+  });
+  const blocked = (list: readonly Blocker[]): JsonObject => ({
+    status: ProgressStatus.Blocked,
+    checkpoint: envelopeJson(current),
+    step: null,
+    question: null,
+    blockers: list.map(outcomeJson),
+    migration: preview(false),
+  });
+  if (blockers.length > 0 || !host.ok) return blocked(blockers);
+  if (!request.confirm) return blocked([{ code: BlockerCode.MigrationConfirmationRequired }]);
+
+  const release = target.release;
+  const restarted = issueCheckpoint(deps.signer, {
+    registry_id: release.registry_id,
+    registry_release: release.release,
+    manifest_sha256: release.manifest_sha256,
+    workflow: { id: index.workflow.id, version: index.workflow.version },
+    current_step: index.workflow.start_step,
+    sequence: source.sequence + 1,
+    parent_checkpoint_sha256: current.digest,
+    confirmed_state_sha256: projectionDigest(next),
+    artifacts: {},
+    validators: {},
+    host: host.binding,
+    issued_at: deps.clock.now().toISOString(),
+  });
+  const setup = index.steps.get(index.workflow.start_step);
+  if (setup === undefined) throw protocolError(ProtocolReason.UnknownWorkflow, 'the target workflow has no start step');
+  return {
+    status: ProgressStatus.Active,
+    checkpoint: envelopeJson(restarted),
+    step: stepPayload(target, index, setup, host.binding, host.adapter),
+    question: null,
+    blockers: [],
+    migration: preview(true),
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Per-asset delivery contracts. Dynamic-context delivery is allowed when the adapter contract lists it for the kind;
+ * project-local delivery only when the contract lists it, gives a path template for the kind, the host declared
+ * `project-local-assets`, and the harness has a file format for the kind. The attested digest is the digest of what
+ * is delivered: the asset content (dynamic) or the rendered host-format file (project-local).
+ */
+import { sha256Hex } from '../../core/index.js';
+import type { AdapterContract, AssetEntry, DeliveryMode, HostAssetKind } from '../../registry/model.js';
+import type { HostBinding } from '../checkpoint/state.js';
+import type { ReleaseScope } from '../scope.js';
+import { renderHostAsset } from './render.js';
+
+export interface ProjectLocalFile {
+  readonly path: string;
+  readonly content: string;
+  readonly sha256: string;
+}
+
+export interface HostAssetDelivery {
+  readonly kind: HostAssetKind;
+  readonly asset: AssetEntry;
+  readonly modes: readonly DeliveryMode[];
+  readonly projectLocal: ProjectLocalFile | undefined;
+}
+
+/** Delivery contract for one host asset, or undefined when the release lacks the asset. */
+export function hostAssetDelivery(
+  scope: ReleaseScope,
+  binding: HostBinding,
+  contract: AdapterContract,
+  ref: { kind: HostAssetKind; id: string; version: string },
+): HostAssetDelivery | undefined {
+  const asset = scope.asset(ref.kind, ref.id, ref.version);
+  if (asset === undefined) return undefined;
+  const listed = contract.delivery[ref.kind] ?? [];
+  const template = contract.project_local_paths[ref.kind];
+  let projectLocal: ProjectLocalFile | undefined;
+  if (
+    listed.includes('project-local') &&
+    template !== undefined &&
+    binding.host_capabilities.includes('project-local-assets')
+  ) {
+    const content = renderHostAsset(binding.harness, ref.kind, asset);
+    if (content !== undefined) {
+      projectLocal = { path: template.replace('{asset_id}', asset.id), content, sha256: sha256Hex(content) };
+    }
+  }
+  const modes: DeliveryMode[] = [];
+  if (listed.includes('dynamic-context')) modes.push('dynamic-context');
+  if (projectLocal !== undefined) modes.push('project-local');
+  return { kind: ref.kind, asset, modes, projectLocal };
+}
+
+/** The digest the host must attest for `mode`, or undefined when the mode is not allowed for the asset. */
+export function deliveredSha256(
+  delivery: Pick<HostAssetDelivery, 'asset' | 'modes' | 'projectLocal'>,
+  mode: DeliveryMode,
+): string | undefined {
+  if (!delivery.modes.includes(mode)) return undefined;
+  return mode === 'project-local' ? delivery.projectLocal?.sha256 : delivery.asset.sha256;
+}

@@ -1,0 +1,65 @@
+/**
+ * Renders a host asset in the file format its harness reads when delivered project-locally:
+ * Claude Code and Codex skills → SKILL.md (YAML frontmatter `name`, `description`); Claude Code subagents →
+ * `.claude/agents/<id>.md` (frontmatter `name`, `description`, `tools`); Claude Code prompts → `.claude/commands/<id>.md`;
+ * Codex subagents → `.codex/agents/<id>.toml` (`name`, `description`, `developer_instructions`). Other harness/kind pairs
+ * have no project-local format.
+ */
+import { stringify } from 'yaml';
+import type { AssetEntry, Harness, HostAssetKind } from '../../registry/model.js';
+import { tomlBasicString, tomlMultilineString } from './toml.js';
+
+const SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const MAX_NAME = 64;
+const MAX_DESCRIPTION = 1024;
+
+function withFinalNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+function markdownWithFrontmatter(frontmatter: Record<string, string>, body: string): string {
+  const yaml = stringify(frontmatter, { lineWidth: 0 });
+  return `---\n${yaml}---\n\n${withFinalNewline(body)}`;
+}
+
+/** True when the asset's id and description fit the skill/agent frontmatter limits. */
+function fitsFrontmatter(asset: AssetEntry): boolean {
+  const description = asset.description.trim();
+  return (
+    asset.id.length <= MAX_NAME &&
+    SKILL_NAME.test(asset.id) &&
+    description.length > 0 &&
+    asset.description.length <= MAX_DESCRIPTION
+  );
+}
+
+/**
+ * The host-format file content for project-local delivery of `asset` on `harness`, or undefined when that harness has
+ * no project-local format for the kind (or the asset does not fit its frontmatter limits).
+ */
+export function renderHostAsset(harness: Harness, kind: HostAssetKind, asset: AssetEntry): string | undefined {
+  if (!fitsFrontmatter(asset)) return undefined;
+  const name = asset.id;
+  const description = asset.description;
+  if (kind === 'skill' && (harness === 'claude-code' || harness === 'codex')) {
+    return markdownWithFrontmatter({ name, description }, asset.content);
+  }
+  if (harness === 'claude-code' && kind === 'subagent') {
+    const tools = asset.tools ?? [];
+    const frontmatter: Record<string, string> = { name, description };
+    if (tools.length > 0) frontmatter['tools'] = tools.join(', ');
+    return markdownWithFrontmatter(frontmatter, asset.content);
+  }
+  if (harness === 'claude-code' && kind === 'prompt') {
+    return markdownWithFrontmatter({ description }, asset.content);
+  }
+  if (harness === 'codex' && kind === 'subagent') {
+    return [
+      `name = ${tomlBasicString(name)}`,
+      `description = ${tomlBasicString(description)}`,
+      `developer_instructions = ${tomlMultilineString(asset.content)}`,
+      '',
+    ].join('\n');
+  }
+  return undefined;
+}

@@ -1,0 +1,15 @@
+/**
+ * guided: the four-tool guided workflow engine (pure), its tool contracts and published schemas, release scopes and
+ * the checkpoint routing helper the MCP layer needs.
+ */
+export { createGuidedEngine } from './engine/engine.js';
+export type { GuidedEngine } from './engine/engine.js';
+export type { GuidedEngineDeps } from './engine/deps.js';
+export { createReleaseScope, refKey } from './scope.js';
+export type { ReleaseScope, WorkflowIndex } from './scope.js';
+export { checkpointRelease } from './checkpoint/route.js';
+export { GUIDED_TOOL_CONTRACTS, GUIDED_SCHEMA_RESOURCES, GuidedToolName, CONTRACT_VERSION } from './contracts/index.js';
+export type { GuidedToolContract, PublishedSchema } from './contracts/index.js';
+export { GuidedError, GuidedErrorCode, ProtocolReason, CHECKPOINT_ERROR_MESSAGE } from './errors.js';
+export { ProgressStatus, PrepareStatus, SubmitStatus, BlockerCode, FailureCode, FailureReason } from './codes.js';
+export { renderHostAsset } from './host/render.js';

@@ -1,0 +1,31 @@
+/**
+ * The MCP layer's public surface: the server factory, the two profiles, the transports and the signing-key setup.
+ * Everything else under src/mcp/ is internal.
+ */
+export { createMcpServer, SERVER_NAME } from './server.js';
+export type { McpProfile, ToolEntry, ResourceProvider, PromptProvider } from './profile.js';
+export { ProfileName, WORKFLOW_ENGINE_MAX_REQUEST_BYTES, RUNS_MAX_REQUEST_BYTES } from './profile.js';
+export { createWorkflowEngineProfile } from './workflow-engine-profile.js';
+export type { WorkflowEngineProfileOptions } from './workflow-engine-profile.js';
+export { createRunsProfileFactory } from './runs-profile.js';
+export type { RunsProfileFactory, RunsProfileOptions } from './runs-profile.js';
+export type { ReleaseProvider, Scoped } from './release-scopes.js';
+export { storeReleaseProvider } from './release-provider.js';
+export type { StoreProviderOptions } from './release-provider.js';
+export { compileToolContracts } from './tool-contract.js';
+export type { ToolContract, ToolAnnotations, CompiledToolContract } from './tool-contract.js';
+export { runToolCall, INVALID_ARGUMENTS } from './tool-call.js';
+export type { ToolOutcome, ToolFailure, ToolHandler, FaultReporter } from './tool-call.js';
+export { BOOTSTRAP_URI, parseRegistryUri, registryUri, resourceTemplates } from './resource-uris.js';
+export type { RegistryPath, RegistryUri } from './resource-uris.js';
+export { START_WORKFLOW_PROMPT } from './workflow-resources.js';
+export { loadBootstrapParagraph, extractBootstrapParagraph, BOOTSTRAP_DOCUMENT } from './bootstrap.js';
+export { startHttpTransport, mcpRequestListener, DEFAULT_ALLOWED_HOSTS } from './http.js';
+export type { HttpEndpoint, HttpTransportOptions } from './http.js';
+export type { Principal } from './http-guards.js';
+export { ANONYMOUS, CACHE_CONTROL } from './http-guards.js';
+export { serveStdio } from './stdio.js';
+export { loadSigningSetup, rimthanStateDirectory } from './signing-key.js';
+export type { SigningSetup } from './signing-key.js';
+export { CACHE_SCOPE_META_KEY, JsonRpcFault, RpcCode } from './wire.js';
+export { packageVersion } from './version.js';

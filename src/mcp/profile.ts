@@ -1,0 +1,58 @@
+/**
+ * What `createMcpServer` serves: a profile bundles the tools (compiled contracts + handlers), optional resources and
+ * prompts, and the limits. A profile is built once per process (contracts checked, bootstrap text read); a server is
+ * cheap and may be created per connection or per HTTP request.
+ */
+import type {
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CompiledToolContract, ToolContract } from './tool-contract.js';
+import type { FaultReporter, ToolHandler } from './tool-call.js';
+
+export const ProfileName = {
+  WorkflowEngine: 'workflow-engine',
+  Runs: 'runs',
+} as const;
+export type ProfileName = (typeof ProfileName)[keyof typeof ProfileName];
+
+/** One served tool: its checked contract and the function that answers it. */
+export interface ToolEntry {
+  readonly contract: CompiledToolContract;
+  readonly handler: ToolHandler;
+}
+
+/** Resources of a profile. `read` throws a JsonRpcFault (-32002 with `data.uri`) for an unknown URI. */
+export interface ResourceProvider {
+  list(): Promise<Resource[]>;
+  templates(): ResourceTemplate[];
+  read(uri: string): Promise<ReadResourceResult>;
+}
+
+/** Prompts of a profile. `get` throws a JsonRpcFault (-32602) for an unknown prompt name. */
+export interface PromptProvider {
+  list(): Prompt[];
+  get(name: string): GetPromptResult;
+}
+
+/** Everything one MCP server instance needs. */
+export interface McpProfile {
+  readonly name: ProfileName;
+  readonly instructions?: string;
+  readonly tools: readonly ToolEntry[];
+  readonly resources?: ResourceProvider;
+  readonly prompts?: PromptProvider;
+  /** Upper bound on one call's serialized arguments. */
+  readonly maxArgumentBytes: number;
+  readonly onFault?: FaultReporter;
+}
+
+/** Default request cap of the workflow-engine profile (artifact bodies travel in prepare_step_validation). */
+export const WORKFLOW_ENGINE_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+/** Default request cap of the runs profile (run documents are at most 256 KiB). */
+export const RUNS_MAX_REQUEST_BYTES = 1024 * 1024;
+
+export type { ToolContract };

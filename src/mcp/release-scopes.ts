@@ -1,0 +1,79 @@
+/**
+ * Which verified release a request runs against. The active release comes from the release source (which keeps the
+ * last verified snapshot when a refresh is corrupt); a checkpoint or URI naming another release is served from that
+ * pinned, immutable release, loaded on demand and cached with its engine scope.
+ */
+import type { Release } from '../registry/model.js';
+import { isSafeSegment } from './resource-uris.js';
+
+/** Where releases come from: the active one and any published one by name. */
+export interface ReleaseProvider {
+  /** The active release (the last verified snapshot). */
+  active(): Promise<Release>;
+  /** A published release by name, verified; `undefined` when the store has no such release. */
+  load(release: string): Promise<Release | undefined>;
+}
+
+/** A release with the engine scope built from it. */
+export interface Scoped<S> {
+  readonly release: Release;
+  readonly scope: S;
+}
+
+/** Caches one scope per release (bounded; least recently used pinned scopes are dropped first). */
+export class ReleaseScopes<S> {
+  private readonly pinned = new Map<string, Scoped<S>>();
+  private activeScoped: Scoped<S> | undefined;
+
+  constructor(
+    private readonly source: ReleaseProvider,
+    private readonly makeScope: (release: Release) => S,
+    private readonly maxPinned = 16,
+  ) {}
+
+  /** The active release and its scope. */
+  async active(): Promise<Scoped<S>> {
+    const release = await this.source.active();
+    const current = this.activeScoped;
+    if (current !== undefined && current.release === release) return current;
+    const cached = this.pinned.get(release.release);
+    const next =
+      cached !== undefined && cached.release.manifest_sha256 === release.manifest_sha256
+        ? cached
+        : { release, scope: this.makeScope(release) };
+    this.activeScoped = next;
+    this.remember(next);
+    return next;
+  }
+
+  /**
+   * The release named `name` and its scope: the active one when the names agree, else the pinned release from the
+   * store. `undefined` when the name is not a safe release name or the store has no such release.
+   */
+  async named(name: string): Promise<Scoped<S> | undefined> {
+    const active = await this.active();
+    if (active.release.release === name) return active;
+    if (!isSafeSegment(name)) return undefined;
+    const cached = this.pinned.get(name);
+    if (cached !== undefined) {
+      this.pinned.delete(name);
+      this.pinned.set(name, cached);
+      return cached;
+    }
+    const release = await this.source.load(name);
+    if (release === undefined || release.release !== name) return undefined;
+    const scoped = { release, scope: this.makeScope(release) };
+    this.remember(scoped);
+    return scoped;
+  }
+
+  private remember(scoped: Scoped<S>): void {
+    this.pinned.delete(scoped.release.release);
+    this.pinned.set(scoped.release.release, scoped);
+    while (this.pinned.size > this.maxPinned) {
+      const oldest = this.pinned.keys().next().value;
+      if (oldest === undefined) break;
+      this.pinned.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The runs profile: the seven durable-run tools as MCP tools, bound to one session. Over HTTP the session is the
+ * authenticated principal; over stdio it is the configured (or generated) session id. Contracts are checked and
+ * compiled once per process; the session-bound tool objects are cached per session (bounded).
+ */
+import { RimthanError } from '../core/index.js';
+import type { JsonObject } from '../core/index.js';
+import type { RunTool } from '../tools/index.js';
+import type { McpProfile, ToolEntry } from './profile.js';
+import { ProfileName, RUNS_MAX_REQUEST_BYTES } from './profile.js';
+import type { FaultReporter } from './tool-call.js';
+import { compileToolContracts } from './tool-contract.js';
+import type { CompiledToolContract } from './tool-contract.js';
+
+export interface RunsProfileOptions {
+  /** The run tools of one session (e.g. `createRunTools({sessionId, catalog, store, supervisor})`). */
+  readonly toolsFor: (sessionId: string) => readonly RunTool[];
+  readonly maxArgumentBytes?: number;
+  readonly onFault?: FaultReporter;
+  /** How many sessions' tool bundles to keep (least recently used are rebuilt on demand). */
+  readonly maxCachedSessions?: number;
+}
+
+/** Builds profiles of one session each; see the module comment. */
+export interface RunsProfileFactory {
+  forSession(sessionId: string): McpProfile;
+}
+
+/** The profile factory; the first session's tools define (and check) the contracts. */
+export function createRunsProfileFactory(opts: RunsProfileOptions): RunsProfileFactory {
+  let contracts: ReadonlyMap<string, CompiledToolContract> | undefined;
+  const profiles = new Map<string, McpProfile>();
+  const maxCached = opts.maxCachedSessions ?? 64;
+
+  function contractsFor(tools: readonly RunTool[]): ReadonlyMap<string, CompiledToolContract> {
+    if (contracts === undefined) {
+      const compiled = compileToolContracts(
+        tools.map((t) => ({
+          name: t.name,
+          title: t.title,
+          description: t.description,
+          inputSchema: t.inputSchema,
+          outputSchema: t.outputSchema,
+          annotations: t.annotations,
+        })),
+      );
+      contracts = new Map(compiled.map((c) => [c.name, c]));
+    }
+    return contracts;
+  }
+
+  function build(sessionId: string): McpProfile {
+    const tools = opts.toolsFor(sessionId);
+    const known = contractsFor(tools);
+    if (tools.length !== known.size) throw new RimthanError('invalid_tool_contract', 'run tool set changed between sessions');
+    const entries: ToolEntry[] = tools.map((tool) => {
+      const contract = known.get(tool.name);
+      if (contract === undefined) throw new RimthanError('invalid_tool_contract', `unexpected run tool ${tool.name}`);
+      return { contract, handler: (args: JsonObject) => tool.invoke(JSON.stringify(args)) };
+    });
+    return {
+      name: ProfileName.Runs,
+      tools: entries,
+      maxArgumentBytes: opts.maxArgumentBytes ?? RUNS_MAX_REQUEST_BYTES,
+      ...(opts.onFault === undefined ? {} : { onFault: opts.onFault }),
+    };
+  }
+
+  return {
+    forSession(sessionId) {
+      const cached = profiles.get(sessionId);
+      if (cached !== undefined) {
+        profiles.delete(sessionId);
+        profiles.set(sessionId, cached);
+        return cached;
+      }
+      const profile = build(sessionId);
+      profiles.set(sessionId, profile);
+      while (profiles.size > maxCached) {
+        const oldest = profiles.keys().next().value;
+        if (oldest === undefined) break;
+        profiles.delete(oldest);
+      }
+      return profile;
+    },
+  };
+}

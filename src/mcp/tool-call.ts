@@ -1,0 +1,115 @@
+/**
+ * The one path every tool call takes: arguments against the input schema → the profile's handler → the result against
+ * the output schema → `structuredContent` plus one text block holding the canonical JSON.
+ *
+ * Expected refusals (bad arguments, a RimthanError from an engine, an `{ok: false}` outcome) become results with
+ * `isError: true` so a model can correct itself. A result that breaks its own output schema, or any other exception, is
+ * our bug: it becomes a JSON-RPC internal error, never "invalid params", and nothing of the failure reaches the wire.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { canonicalJson, isJsonObject, isRimthanError } from '../core/index.js';
+import type { JsonObject, JsonValue, SchemaIssue } from '../core/index.js';
+import type { CompiledToolContract } from './tool-contract.js';
+import { internalFault } from './wire.js';
+
+/** The error half of a tool outcome: a stable code and a message safe to show (no participant data). */
+export interface ToolFailure {
+  readonly code: string;
+  readonly message: string;
+  /** A closed word narrowing the code (e.g. a guided protocol error's reason), when the engine gives one. */
+  readonly reason?: string;
+}
+
+/** What a profile's handler returns for an expected outcome (it may also throw a RimthanError). */
+export type ToolOutcome = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly error: ToolFailure };
+
+export type ToolHandler = (args: JsonObject) => Promise<ToolOutcome>;
+
+/** Called with an unexpected fault so the host process can report it; the client only sees "internal error". */
+export type FaultReporter = (tool: string, error: unknown) => void;
+
+export interface ToolCallOptions {
+  /** Upper bound on the serialized size of the arguments (the HTTP body cap also applies there). */
+  readonly maxArgumentBytes: number;
+  readonly onFault?: FaultReporter;
+}
+
+/** The code of the tool error for arguments that break the input schema. */
+export const INVALID_ARGUMENTS = 'invalid_arguments';
+
+/** Keyword and schema path only: validator messages carry instance values, which may be participant data. */
+export function schemaIssueText(issues: readonly SchemaIssue[]): string {
+  const first = issues[0];
+  return first === undefined ? 'schema violation' : `${first.keyword} at ${first.schemaPath}`;
+}
+
+/** Builds a tool-error result. `structuredContent` is set only when the tool's output schema admits the error shape. */
+export function toolErrorResult(tool: CompiledToolContract, failure: ToolFailure): CallToolResult {
+  const error: JsonObject = { code: failure.code, message: failure.message };
+  if (failure.reason !== undefined) error['reason'] = failure.reason;
+  const body: JsonObject = { error };
+  const result: CallToolResult = { isError: true, content: [{ type: 'text', text: canonicalJson(body) }] };
+  if (tool.checkOutput(body).ok) result.structuredContent = body;
+  return result;
+}
+
+function successResult(tool: CompiledToolContract, value: JsonValue, onFault?: FaultReporter): CallToolResult {
+  if (!isJsonObject(value)) {
+    onFault?.(tool.name, new TypeError('tool result is not a JSON object'));
+    throw internalFault();
+  }
+  const check = tool.checkOutput(value);
+  if (!check.ok) {
+    onFault?.(tool.name, new TypeError(`tool result breaks its output schema (${schemaIssueText(check.issues)})`));
+    throw internalFault();
+  }
+  let text: string;
+  try {
+    text = canonicalJson(value);
+  } catch (error) {
+    onFault?.(tool.name, error);
+    throw internalFault();
+  }
+  return { content: [{ type: 'text', text }], structuredContent: value };
+}
+
+/** The safe parts of an engine error: code, message and (when it is a closed word) its reason. */
+function failureOf(error: { code: string; message: string }): ToolFailure {
+  const reason = (error as { reason?: unknown }).reason;
+  return typeof reason === 'string' && /^[a-z][a-z0-9_]{0,63}$/.test(reason)
+    ? { code: error.code, message: error.message, reason }
+    : { code: error.code, message: error.message };
+}
+
+function argumentsTooLarge(args: unknown, maxBytes: number): boolean {
+  const text = JSON.stringify(args);
+  return text === undefined || Buffer.byteLength(text, 'utf8') > maxBytes;
+}
+
+/** Runs one call through validation, the handler and output validation; see the module comment for the error rules. */
+export async function runToolCall(
+  tool: CompiledToolContract,
+  rawArgs: unknown,
+  handler: ToolHandler,
+  options: ToolCallOptions,
+): Promise<CallToolResult> {
+  const args = rawArgs === undefined ? {} : rawArgs;
+  if (argumentsTooLarge(args, options.maxArgumentBytes)) {
+    return toolErrorResult(tool, { code: INVALID_ARGUMENTS, message: `arguments exceed ${options.maxArgumentBytes} bytes` });
+  }
+  const check = tool.checkInput(args);
+  if (!check.ok || !isJsonObject(args)) {
+    const detail = check.ok ? 'not an object' : schemaIssueText(check.issues);
+    return toolErrorResult(tool, { code: INVALID_ARGUMENTS, message: `arguments do not match the input schema (${detail})` });
+  }
+  let outcome: ToolOutcome;
+  try {
+    outcome = await handler(args);
+  } catch (error) {
+    if (isRimthanError(error)) return toolErrorResult(tool, failureOf(error));
+    options.onFault?.(tool.name, error);
+    throw internalFault();
+  }
+  if (!outcome.ok) return toolErrorResult(tool, outcome.error);
+  return successResult(tool, outcome.value, options.onFault);
+}

@@ -1,0 +1,95 @@
+/**
+ * Tool contracts as the MCP layer serves them: name, description, closed JSON Schema 2020-12 input and output schemas
+ * (kept verbatim on the wire) and annotations. Every contract is checked against the 2020-12 meta-schema and compiled
+ * once, when a profile is built; a broken contract stops the server from starting instead of breaking clients later.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { checkSchemaDocument, RimthanError, SchemaCompiler } from '../core/index.js';
+import type { CompiledSchema, JsonObject, SchemaIssue } from '../core/index.js';
+import { privateCacheMeta } from './wire.js';
+
+/** Behaviour hints for clients. The MCP defaults are pessimistic, so every contract states all four. */
+export interface ToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/** What a profile declares for one tool. */
+export interface ToolContract {
+  readonly name: string;
+  readonly title?: string;
+  readonly description: string;
+  readonly inputSchema: JsonObject;
+  readonly outputSchema: JsonObject;
+  readonly annotations?: ToolAnnotations;
+}
+
+/** A checked contract with its compiled validators and its tools/list entry. */
+export interface CompiledToolContract {
+  readonly name: string;
+  readonly checkInput: CompiledSchema;
+  readonly checkOutput: CompiledSchema;
+  readonly listing: Tool;
+}
+
+/** Why a contract was refused, with the tool and schema named (never instance data: there is none here). */
+function contractFault(name: string, detail: string): RimthanError {
+  return new RimthanError('invalid_tool_contract', `tool contract ${name}: ${detail}`);
+}
+
+function describeIssue(issues: readonly SchemaIssue[]): string {
+  const first = issues[0];
+  return first === undefined ? 'invalid' : `${first.keyword} at ${first.schemaPath}`;
+}
+
+/**
+ * Checks one schema and compiles it. The strict 2020-12 compile validates the document against the meta-schema and
+ * refuses unknown keywords, which is exactly what `checkSchemaDocument` checks; compiling once (instead of checking,
+ * then compiling again) halves the start-up cost. On failure `checkSchemaDocument` names the broken rule.
+ */
+function checkOne(name: string, which: 'input' | 'output', schema: JsonObject, compiler: SchemaCompiler): CompiledSchema {
+  if (schema['type'] !== 'object') throw contractFault(name, `${which} schema must have type "object" at its root`);
+  if (which === 'input' && schema['additionalProperties'] !== false && schema['unevaluatedProperties'] !== false) {
+    throw contractFault(name, 'input schema must be a closed object');
+  }
+  try {
+    return compiler.compile(schema);
+  } catch (error) {
+    const check = checkSchemaDocument(schema);
+    const detail = check.ok ? 'does not compile' : `is not a JSON Schema 2020-12 document (${describeIssue(check.issues)})`;
+    throw new RimthanError('invalid_tool_contract', `tool contract ${name}: ${which} schema ${detail}`, { cause: error });
+  }
+}
+
+/**
+ * Checks and compiles a profile's contracts (meta-schema + strict compile). Throws `invalid_tool_contract` for a schema
+ * that is not a valid 2020-12 document, a root that is not `type: "object"` (one such tool breaks every SDK client's tools/list), an open input
+ * schema, a missing description, or a duplicate name.
+ */
+export function compileToolContracts(
+  contracts: readonly ToolContract[],
+  compiler: SchemaCompiler = new SchemaCompiler(),
+): CompiledToolContract[] {
+  const seen = new Set<string>();
+  return contracts.map((contract) => {
+    const { name } = contract;
+    if (seen.has(name)) throw contractFault(name, 'duplicate tool name');
+    seen.add(name);
+    if (contract.description.trim() === '') throw contractFault(name, 'missing description');
+    const checkInput = checkOne(name, 'input', contract.inputSchema, compiler);
+    const checkOutput = checkOne(name, 'output', contract.outputSchema, compiler);
+    const listing: Tool = {
+      name,
+      description: contract.description,
+      inputSchema: contract.inputSchema as Tool['inputSchema'],
+      outputSchema: contract.outputSchema as NonNullable<Tool['outputSchema']>,
+      _meta: privateCacheMeta(),
+    };
+    if (contract.title !== undefined) listing.title = contract.title;
+    if (contract.annotations !== undefined) listing.annotations = { ...contract.annotations };
+    return { name, checkInput, checkOutput, listing };
+  });
+}

@@ -1,0 +1,96 @@
+/**
+ * The workflow-engine profile: exactly the four guided tools, the release resources and templates, and the bootstrap
+ * prompt. Each call runs against the release its checkpoint names (pinned, loaded on demand) or the active release; a
+ * continue call carrying `migration` gets the active release as its migration target.
+ */
+import type { Clock, JsonObject, TokenSigner } from '../core/index.js';
+import { RimthanError, systemClock } from '../core/index.js';
+import {
+  checkpointRelease,
+  createGuidedEngine,
+  createReleaseScope,
+  GUIDED_SCHEMA_RESOURCES,
+  GUIDED_TOOL_CONTRACTS,
+  GuidedToolName,
+} from '../guided/index.js';
+import type { GuidedEngine, ReleaseScope } from '../guided/index.js';
+import { loadBootstrapParagraph } from './bootstrap.js';
+import type { McpProfile, ToolEntry } from './profile.js';
+import { ProfileName, WORKFLOW_ENGINE_MAX_REQUEST_BYTES } from './profile.js';
+import { ReleaseScopes } from './release-scopes.js';
+import type { ReleaseProvider, Scoped } from './release-scopes.js';
+import { CatalogueCache } from './resource-catalogue.js';
+import type { FaultReporter, ToolOutcome } from './tool-call.js';
+import { compileToolContracts } from './tool-contract.js';
+import { workflowPrompts, workflowResources } from './workflow-resources.js';
+
+type Operation = (engine: GuidedEngine, call: { scoped: Scoped<ReleaseScope>; active: Scoped<ReleaseScope>; args: JsonObject }) => JsonObject;
+
+const OPERATIONS: Readonly<Record<GuidedToolName, Operation>> = {
+  [GuidedToolName.StartWorkflow]: (engine, { active, args }) => engine.startWorkflow(active.scope, args),
+  [GuidedToolName.ContinueWorkflow]: (engine, { scoped, active, args }) =>
+    args['migration'] === undefined
+      ? engine.continueWorkflow(scoped.scope, args)
+      : engine.continueWorkflow(scoped.scope, args, active.scope),
+  [GuidedToolName.PrepareStepValidation]: (engine, { scoped, args }) => engine.prepareStepValidation(scoped.scope, args),
+  [GuidedToolName.SubmitStepValidation]: (engine, { scoped, args }) => engine.submitStepValidation(scoped.scope, args),
+};
+
+export interface WorkflowEngineProfileOptions {
+  readonly releases: ReleaseProvider;
+  readonly signer: TokenSigner;
+  readonly clock?: Clock;
+  /** The bootstrap paragraph; default: read from docs/operations/workflow-engine-bootstrap.md. */
+  readonly bootstrap?: string;
+  readonly maxArgumentBytes?: number;
+  readonly onFault?: FaultReporter;
+}
+
+function isGuidedToolName(name: string): name is GuidedToolName {
+  return Object.prototype.hasOwnProperty.call(OPERATIONS, name);
+}
+
+/**
+ * Builds the profile once per process: checks every contract against the 2020-12 meta-schema (throws if one fails),
+ * requires exactly the four tools, reads the bootstrap paragraph.
+ */
+export function createWorkflowEngineProfile(opts: WorkflowEngineProfileOptions): McpProfile {
+  const contracts = compileToolContracts(GUIDED_TOOL_CONTRACTS);
+  const names = contracts.map((c) => c.name).sort();
+  const expected = Object.values(GuidedToolName).sort();
+  if (names.length !== expected.length || names.some((n, i) => n !== expected[i])) {
+    throw new RimthanError('invalid_tool_contract', 'the workflow-engine profile must declare exactly the four guided tools');
+  }
+  const engine = createGuidedEngine({ signer: opts.signer, clock: opts.clock ?? systemClock });
+  const scopes = new ReleaseScopes<ReleaseScope>(opts.releases, createReleaseScope);
+  const bootstrap = opts.bootstrap ?? loadBootstrapParagraph();
+
+  async function route(name: GuidedToolName, args: JsonObject): Promise<ToolOutcome> {
+    const active = await scopes.active();
+    const pinned = name === GuidedToolName.StartWorkflow ? undefined : checkpointRelease(args);
+    // A release the store cannot produce is left to the engine, which fails closed on the release mismatch.
+    const scoped = pinned === undefined || pinned === active.release.release ? active : ((await scopes.named(pinned)) ?? active);
+    const value = OPERATIONS[name](engine, { scoped, active, args });
+    return { ok: true, value };
+  }
+
+  const tools: ToolEntry[] = contracts.map((contract) => {
+    const name = contract.name;
+    if (!isGuidedToolName(name)) throw new RimthanError('invalid_tool_contract', `unexpected tool ${name}`);
+    return { contract, handler: (args) => route(name, args) };
+  });
+  const catalogues = new CatalogueCache(GUIDED_SCHEMA_RESOURCES);
+  const lookup = {
+    activeRelease: async () => (await scopes.active()).release,
+    namedRelease: async (release: string) => (await scopes.named(release))?.release,
+  };
+  return {
+    name: ProfileName.WorkflowEngine,
+    instructions: bootstrap,
+    tools,
+    resources: workflowResources(lookup, catalogues, bootstrap),
+    prompts: workflowPrompts(bootstrap),
+    maxArgumentBytes: opts.maxArgumentBytes ?? WORKFLOW_ENGINE_MAX_REQUEST_BYTES,
+    ...(opts.onFault === undefined ? {} : { onFault: opts.onFault }),
+  };
+}

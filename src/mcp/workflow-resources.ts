@@ -1,0 +1,96 @@
+/**
+ * Resources and the prompt of the workflow-engine profile. The list is the active release's catalogue plus the
+ * bootstrap entrypoint; a read of rimthan://registry/{release}/... is served from that release, pinned if it is not
+ * the active one, so a checkpoint or link keeps reading its immutable release after the active channel moves.
+ */
+import type { GetPromptResult, Prompt, ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
+import { isRimthanError } from '../core/index.js';
+import type { Release } from '../registry/model.js';
+import type { PromptProvider, ResourceProvider } from './profile.js';
+import type { CatalogueCache, CatalogueEntry } from './resource-catalogue.js';
+import { BOOTSTRAP_URI, parseRegistryUri, resourceTemplates } from './resource-uris.js';
+import { JsonRpcFault, privateCacheMeta, RpcCode } from './wire.js';
+
+/** The one prompt of the profile. */
+export const START_WORKFLOW_PROMPT = 'rimthan.start_workflow';
+
+/** Finds releases by name (active or pinned). */
+export interface ReleaseLookup {
+  activeRelease(): Promise<Release>;
+  namedRelease(name: string): Promise<Release | undefined>;
+}
+
+function listed(entry: CatalogueEntry): Resource {
+  const resource: Resource = {
+    uri: entry.uri,
+    name: entry.name,
+    title: entry.title,
+    mimeType: entry.mimeType,
+    _meta: privateCacheMeta(),
+  };
+  if (entry.description !== undefined) resource.description = entry.description;
+  return resource;
+}
+
+function notFound(uri: string): JsonRpcFault {
+  return new JsonRpcFault(RpcCode.ResourceNotFound, 'resource not found', { uri });
+}
+
+function contents(uri: string, mimeType: string, text: string): ReadResourceResult {
+  return { contents: [{ uri, mimeType, text, _meta: privateCacheMeta() }], _meta: privateCacheMeta() };
+}
+
+/** The resource provider over the given releases, catalogues and bootstrap paragraph. */
+export function workflowResources(releases: ReleaseLookup, catalogues: CatalogueCache, bootstrap: string): ResourceProvider {
+  const bootstrapResource: Resource = {
+    uri: BOOTSTRAP_URI,
+    name: 'agent-entrypoint',
+    title: 'Rimthan agent entrypoint',
+    description: 'Host-neutral bootstrap paragraph for a participant harness.',
+    mimeType: 'text/markdown',
+    _meta: privateCacheMeta(),
+  };
+  return {
+    async list() {
+      const release = await releases.activeRelease();
+      return [...catalogues.of(release).entries.map(listed), bootstrapResource];
+    },
+    templates: resourceTemplates,
+    async read(uri) {
+      if (uri === BOOTSTRAP_URI) return contents(uri, 'text/markdown', bootstrap);
+      const parsed = parseRegistryUri(uri);
+      if (parsed === undefined) throw notFound(uri);
+      let release: Release | undefined;
+      try {
+        release = await releases.namedRelease(parsed.release);
+      } catch (error) {
+        if (isRimthanError(error)) throw notFound(uri); // an unreadable pinned release is not served
+        throw error;
+      }
+      const entry = release === undefined ? undefined : catalogues.of(release).get(uri);
+      if (entry === undefined) throw notFound(uri);
+      return contents(uri, entry.mimeType, entry.text);
+    },
+  };
+}
+
+/** The prompt provider: one prompt whose text is the bootstrap paragraph. */
+export function workflowPrompts(bootstrap: string): PromptProvider {
+  const prompt: Prompt = {
+    name: START_WORKFLOW_PROMPT,
+    title: 'Start a Rimthan workflow',
+    description: 'Bootstrap instructions for a harness: connect, verify the four workflow tools, and start the research workflow.',
+    _meta: privateCacheMeta(),
+  };
+  return {
+    list: () => [prompt],
+    get(name): GetPromptResult {
+      if (name !== START_WORKFLOW_PROMPT) throw new JsonRpcFault(RpcCode.InvalidParams, 'unknown prompt');
+      return {
+        description: prompt.description,
+        messages: [{ role: 'user', content: { type: 'text', text: bootstrap } }],
+        _meta: privateCacheMeta(),
+      };
+    },
+  };
+}

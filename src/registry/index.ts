@@ -1,0 +1,33 @@
+/**
+ * registry: the release model, authoring sources → immutable release files, verification, release stores and the
+ * active-release channel, and workflow graphs. This file is the whole public surface of `rimthan/registry`.
+ */
+export * from './model.js';
+export type { ReleaseContent } from './content.js';
+export { ProblemCode, formatProblem, sortProblems } from './problems.js';
+export type { Problem } from './problems.js';
+export { isKebabId, isVersion, isReleaseName, compareVersions, MAX_ID_LENGTH } from './naming.js';
+export { projectPathProblem, pathTemplateProblem, RESERVED_ROOTS } from './paths.js';
+export { checkSource, buildRelease } from './build.js';
+export type { CheckSourceResult, BuildResult } from './build.js';
+export { verifyReleaseFile, ReleaseRejection, MAX_RELEASE_BYTES } from './verify.js';
+export type { VerifyResult } from './verify.js';
+export { serializeReleaseFile, releaseOf, releaseFileOf } from './manifest.js';
+export { RELEASE_FORMAT } from './shape/release-shape.js';
+export {
+  validateContent,
+  MAX_ARTIFACT_BYTES,
+  SETUP_STEP,
+  TYPED_CONTRACT_SINCE,
+  requiresTypedContract,
+} from './validate/index.js';
+export { workflowMermaid, mermaidText, predicateLabel } from './graph.js';
+export { FolderReleaseStore, ActiveReleaseChannel, packagedReleaseStore, StoreReason } from './store/index.js';
+export type {
+  FolderStoreOptions,
+  PublishResult,
+  RefreshResult,
+  ActiveName,
+  ReleaseLoad,
+  ReleaseSource,
+} from './store/index.js';

@@ -1,0 +1,43 @@
+/** Every schema entry must pass the JSON Schema 2020-12 meta-schema and compile in strict mode. */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { checkSchemaDocument } from '../../core/index.js';
+import type { JsonObject } from '../../core/index.js';
+import { ProblemCode, entryKey, quoted } from '../problems.js';
+import type { Path } from '../problems.js';
+import type { Checker } from './context.js';
+
+let locator: Ajv2020 | undefined;
+
+/**
+ * Where in the schema document the meta-schema check failed (from Ajv's instance path, which points into the
+ * authored schema, never into participant data); the document root when unknown.
+ */
+function failingPointer(schema: JsonObject): Path {
+  locator ??= new Ajv2020({ strict: true, allErrors: false, logger: false });
+  try {
+    if (locator.validateSchema(schema) === true) return [];
+  } catch {
+    return [];
+  }
+  const pointer = locator.errors?.[0]?.instancePath ?? '';
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** Meta-checks every schema; reports the first failing keyword at the line it comes from. */
+export function checkSchemas(c: Checker): void {
+  for (const entry of c.content.schemas) {
+    const check = checkSchemaDocument(entry.schema);
+    if (check.ok) continue;
+    const issue = check.issues[0];
+    const where = issue === undefined ? '' : ` (keyword ${quoted(issue.keyword)} at ${quoted(issue.schemaPath)})`;
+    c.report(
+      entryKey('schema', entry.id, entry.version),
+      ['schema', ...failingPointer(entry.schema)],
+      ProblemCode.SchemaInvalid,
+      `schema is not a valid strict JSON Schema 2020-12 document${where}`,
+    );
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Runs one vertex: the attempt loop with exponential backoff, a per-try timeout that aborts the try's signal, and the
+ * interrupt() hook. It never writes to the store itself; `beginTry` (supplied by the execution) mints the durable
+ * attempt id of each try and may refuse (the run must stop).
+ */
+import { isRimthanError } from '../../core/errors.js';
+import type { JsonObject } from '../../core/json.js';
+import type { CompiledRetry, CompiledVertex } from '../flow/graph.js';
+import { FlowInterrupt } from '../flow/interrupt.js';
+import type { VertexContext } from '../flow/types.js';
+import { settleUnlessAborted, sleep } from './abort.js';
+import { vertexIdempotencyKey } from './idempotency-key.js';
+import { mergeUpdate } from './state-update.js';
+import { MAX_MESSAGE_BYTES, truncateUtf8 } from './text.js';
+
+export type VertexOutcome =
+  | { readonly kind: 'completed'; readonly state: JsonObject; readonly attemptId: number }
+  | { readonly kind: 'interrupted'; readonly message: string | undefined }
+  | { readonly kind: 'failed'; readonly tries: number; readonly reason: string }
+  /** The execution was halted (cancel, stop, lease loss) or refused a new try; nothing to commit. */
+  | { readonly kind: 'halted' };
+
+export interface VertexRunRequest {
+  readonly runId: string;
+  readonly vertex: CompiledVertex;
+  readonly state: JsonObject;
+  readonly input: JsonObject;
+  readonly resume: JsonObject | undefined;
+  /** Hard stop of the execution: aborts the try in flight. */
+  readonly halt: AbortSignal;
+  /** Graceful stop: lets the try in flight finish but starts no backoff wait or new try. */
+  readonly drain: AbortSignal;
+  /** Mints the durable attempt id of try `n` (1-based); undefined = stop without running it. */
+  readonly beginTry: (n: number) => Promise<number | undefined>;
+  /** Observability hook for failed tries (the error stays local; it never reaches history or a message). */
+  readonly onTryFailed?: (error: unknown, attempt: number) => void;
+}
+
+type TryResult =
+  | { kind: 'ok'; state: JsonObject }
+  | { kind: 'interrupt'; message: string | undefined }
+  | { kind: 'halted' }
+  | { kind: 'error'; reason: string };
+
+/** Delay before try `n` (n >= 2): backoffMs * factor^(n-2), capped by maxBackoffMs. */
+export function backoffDelay(retry: CompiledRetry, n: number): number {
+  return Math.min(retry.backoffMs * retry.factor ** (n - 2), retry.maxBackoffMs);
+}
+
+/** A failure description safe for history: no exception message (it may carry participant data). */
+function describeFailure(error: unknown, timedOut: boolean): string {
+  if (timedOut) return 'timed out';
+  if (isRimthanError(error) && /^[a-z_]{1,64}$/.test(error.code)) return `error ${error.code}`;
+  if (error instanceof Error && /^[A-Za-z]{1,64}$/.test(error.name)) return `threw ${error.name}`;
+  return 'threw a non-error value';
+}
+
+async function runTry(req: VertexRunRequest, attempt: number, attemptId: number): Promise<TryResult> {
+  const { vertex } = req;
+  const controller = new AbortController();
+  const onHalt = (): void => controller.abort(req.halt.reason);
+  req.halt.addEventListener('abort', onHalt, { once: true });
+  let timedOut = false;
+  const timer =
+    vertex.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort(new Error('vertex timed out'));
+        }, vertex.timeoutMs);
+  let interrupt: { message: string | undefined } | undefined;
+  const ctx: VertexContext<JsonObject> = {
+    state: req.state,
+    input: req.input,
+    resume: req.resume,
+    runId: req.runId,
+    vertex: vertex.id,
+    attempt,
+    idempotencyKey: vertexIdempotencyKey(req.runId, vertex.id, attemptId),
+    signal: controller.signal,
+    interrupt: (message?: string): never => {
+      const bounded = typeof message === 'string' ? truncateUtf8(message, MAX_MESSAGE_BYTES) : undefined;
+      interrupt = { message: bounded };
+      throw new FlowInterrupt(bounded);
+    },
+  };
+  try {
+    const settled = await settleUnlessAborted(
+      Promise.resolve().then(() => vertex.run(ctx)),
+      controller.signal,
+    );
+    if (req.halt.aborted) return { kind: 'halted' };
+    if (interrupt !== undefined) return { kind: 'interrupt', message: interrupt.message };
+    if (settled.kind !== 'value') {
+      const error = settled.kind === 'error' ? settled.error : undefined;
+      req.onTryFailed?.(error, attempt);
+      return { kind: 'error', reason: describeFailure(error, timedOut) };
+    }
+    const merged = mergeUpdate(req.state, settled.value);
+    return merged.ok ? { kind: 'ok', state: merged.state } : { kind: 'error', reason: merged.reason };
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    req.halt.removeEventListener('abort', onHalt);
+  }
+}
+
+/** Runs a vertex until it completes, interrupts, exhausts its tries or the execution halts. */
+export async function runVertex(req: VertexRunRequest): Promise<VertexOutcome> {
+  const { retry } = req.vertex;
+  let reason = 'failed';
+  for (let n = 1; n <= retry.attempts; n++) {
+    if (req.halt.aborted) return { kind: 'halted' };
+    if (n > 1) {
+      if (req.drain.aborted) return { kind: 'halted' };
+      const waited = await sleep(backoffDelay(retry, n), [req.halt, req.drain]);
+      if (!waited) return { kind: 'halted' };
+    }
+    const attemptId = await req.beginTry(n);
+    if (attemptId === undefined) return { kind: 'halted' };
+    const result = await runTry(req, n, attemptId);
+    switch (result.kind) {
+      case 'ok':
+        return { kind: 'completed', state: result.state, attemptId };
+      case 'interrupt':
+        return { kind: 'interrupted', message: result.message };
+      case 'halted':
+        return { kind: 'halted' };
+      case 'error':
+        reason = result.reason;
+        break;
+    }
+  }
+  return { kind: 'failed', tries: retry.attempts, reason };
+}

@@ -1,0 +1,130 @@
+/**
+ * The definition catalog: code-defined flows registered once, checked and compiled at registration, then resolved by
+ * exact name@version (a run pins the version it started with).
+ */
+import { RimthanError } from '../../core/errors.js';
+import type { JsonObject } from '../../core/json.js';
+import { SchemaCompiler, type CompiledSchema, type SchemaCheck } from '../../core/schema.js';
+import { checkFlowSchema } from './check-schema.js';
+import { compileGraph, type CompiledGraph } from './graph.js';
+import type { FlowSpec } from './types.js';
+
+export const FLOW_NAME_PATTERN = /^[a-z][a-z0-9_]{2,63}$/;
+export const MAX_VERSION_BYTES = 64;
+export const MAX_DESCRIPTION_BYTES = 256;
+
+/** A registered, checked flow. Schemas are frozen copies; validators were compiled once at registration. */
+export interface FlowDefinition {
+  readonly name: string;
+  readonly version: string;
+  readonly description: string;
+  readonly inputSchema: JsonObject;
+  readonly resumeSchema?: JsonObject;
+  /** True when the flow declares a resume schema (runs of it can be resumed). */
+  readonly resumeSupported: boolean;
+  /** Checks a run input against the input schema (issues carry keyword and schema path only). */
+  validateInput(value: unknown): SchemaCheck;
+  /** Checks a resume payload; a flow without resume schema refuses every payload (keyword `resumeSchema`). */
+  validateResume(value: unknown): SchemaCheck;
+  /** The state a run starts with. */
+  initialState(input: JsonObject): JsonObject;
+  readonly graph: CompiledGraph;
+}
+
+const NO_RESUME: SchemaCheck = Object.freeze({
+  ok: false,
+  issues: [Object.freeze({ keyword: 'resumeSchema', schemaPath: '#' })],
+});
+
+function invalid(message: string): RimthanError {
+  return new RimthanError('invalid_definition', message);
+}
+
+function checkIdentity(spec: FlowSpec<JsonObject, JsonObject>): void {
+  if (typeof spec !== 'object' || spec === null) throw invalid('a flow definition must be an object');
+  if (typeof spec.name !== 'string' || !FLOW_NAME_PATTERN.test(spec.name)) {
+    throw invalid('flow name must match ^[a-z][a-z0-9_]{2,63}$');
+  }
+  if (typeof spec.version !== 'string' || spec.version.length === 0) throw invalid('flow version must not be empty');
+  if (Buffer.byteLength(spec.version) > MAX_VERSION_BYTES || /\p{Cc}/u.test(spec.version)) {
+    throw invalid(`flow version must be at most ${MAX_VERSION_BYTES} bytes without control characters`);
+  }
+  if (typeof spec.description !== 'string' || Buffer.byteLength(spec.description) > MAX_DESCRIPTION_BYTES) {
+    throw invalid(`flow description must be a string of at most ${MAX_DESCRIPTION_BYTES} bytes`);
+  }
+  if (spec.initialState !== undefined && typeof spec.initialState !== 'function') {
+    throw invalid('initialState must be a function');
+  }
+}
+
+function compileDefinition(compiler: SchemaCompiler, spec: FlowSpec<JsonObject, JsonObject>): FlowDefinition {
+  checkIdentity(spec);
+  const inputSchema = checkFlowSchema('inputSchema', spec.inputSchema);
+  const resumeSchema = spec.resumeSchema === undefined ? undefined : checkFlowSchema('resumeSchema', spec.resumeSchema);
+  const graph = compileGraph(spec.graph);
+  let validateInput: CompiledSchema;
+  let validateResume: CompiledSchema = () => NO_RESUME;
+  try {
+    validateInput = compiler.compile(inputSchema);
+    if (resumeSchema !== undefined) validateResume = compiler.compile(resumeSchema);
+  } catch (cause) {
+    throw new RimthanError('invalid_definition', 'a flow schema does not compile', { cause });
+  }
+  const init = spec.initialState;
+  return Object.freeze({
+    name: spec.name,
+    version: spec.version,
+    description: spec.description,
+    inputSchema,
+    ...(resumeSchema === undefined ? {} : { resumeSchema }),
+    resumeSupported: resumeSchema !== undefined,
+    validateInput,
+    validateResume,
+    initialState: (input: JsonObject): JsonObject => (init === undefined ? input : init(input)),
+    graph,
+  });
+}
+
+function keyOf(name: string, version: string): string {
+  return `${name}@${version}`;
+}
+
+/** Holds the registered flows of one process. */
+export class FlowCatalog {
+  readonly #compiler = new SchemaCompiler();
+  readonly #byKey = new Map<string, FlowDefinition>();
+
+  /**
+   * Checks and compiles a flow, then makes it resolvable. Throws RimthanError('invalid_definition') for a bad flow and
+   * RimthanError('duplicate_definition') when name@version is already registered.
+   */
+  register<I extends JsonObject, S extends JsonObject>(spec: FlowSpec<I, S>): FlowDefinition {
+    const definition = compileDefinition(this.#compiler, spec as unknown as FlowSpec<JsonObject, JsonObject>);
+    const key = keyOf(definition.name, definition.version);
+    if (this.#byKey.has(key)) {
+      throw new RimthanError('duplicate_definition', `flow ${key} is already registered`);
+    }
+    this.#byKey.set(key, definition);
+    return definition;
+  }
+
+  /** The flow registered under exactly name@version, or undefined. */
+  resolve(name: string, version: string): FlowDefinition | undefined {
+    return this.#byKey.get(keyOf(name, version));
+  }
+
+  /** Every registered flow, sorted by name then version (code-unit order, stable across runs). */
+  list(): FlowDefinition[] {
+    return [...this.#byKey.values()].sort((a, b) =>
+      a.name === b.name ? compare(a.version, b.version) : compare(a.name, b.name),
+    );
+  }
+
+  get size(): number {
+    return this.#byKey.size;
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

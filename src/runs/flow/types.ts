@@ -1,0 +1,85 @@
+/**
+ * The authoring types of a code-defined flow: a graph of vertices (tasks) joined by static or conditional edges. A flow
+ * is declared with `defineFlow` and checked once by `FlowCatalog.register`.
+ */
+import type { JsonObject } from '../../core/json.js';
+
+/** How often and how patiently a failing vertex is retried inside one execution. */
+export interface RetryPolicy {
+  /** Total tries, including the first (1 = no retry). */
+  readonly attempts: number;
+  /** Delay before the second try. */
+  readonly backoffMs: number;
+  /** Growth of the delay per further try (default 2). */
+  readonly factor?: number;
+  /** Upper bound of one delay (default: no bound beyond the policy limit). */
+  readonly maxBackoffMs?: number;
+}
+
+/** Where control goes after a vertex: a vertex id, or a function of the merged state (a conditional edge). */
+export type NextSpec<S extends JsonObject> = string | ((state: Readonly<S>) => string | undefined);
+
+/** What a vertex sees while it runs. */
+export interface VertexContext<S extends JsonObject, I extends JsonObject = JsonObject> {
+  /** The flow state as of the latest checkpoint (frozen; return a partial update instead of mutating). */
+  readonly state: Readonly<S>;
+  /** The run input, exactly as validated at start. */
+  readonly input: Readonly<I>;
+  /** The resume payload when the run was resumed into this vertex; otherwise undefined. */
+  readonly resume: Readonly<JsonObject> | undefined;
+  readonly runId: string;
+  readonly vertex: string;
+  /** 1-based try number within the current execution (for logging and backoff decisions). */
+  readonly attempt: number;
+  /**
+   * Deterministic key for side effects: SHA-256 of `${run_id}:${vertex}:${attempt_id}`, where attempt_id is durable and
+   * unique per try (a retry or a re-execution after a crash gets a new key; the same try always has the same key).
+   */
+  readonly idempotencyKey: string;
+  /** Aborted on timeout, cancellation, lease loss or supervisor shutdown. */
+  readonly signal: AbortSignal;
+  /** Pauses the run as `interrupted` (reason awaiting_input); the vertex runs again on resume with `resume` set. */
+  readonly interrupt: (message?: string) => never;
+}
+
+/** One task of the graph. */
+export interface VertexSpec<S extends JsonObject, I extends JsonObject = JsonObject> {
+  /** Human label for history entries (default: the vertex id). */
+  readonly label?: string;
+  /** The work (async or not); its result is merged shallowly into the state. */
+  readonly run: (ctx: VertexContext<S, I>) => Promise<Partial<S> | void> | Partial<S> | void;
+  readonly retry?: RetryPolicy;
+  /** Per-try time limit: the signal is aborted and the try counts as failed. */
+  readonly timeoutMs?: number;
+  /** The outgoing edge; absent (and no entry in `edges`) = the flow ends after this vertex. */
+  readonly next?: NextSpec<S>;
+}
+
+/** An edge declared apart from its vertex (equivalent to the vertex's `next`; a vertex has at most one). */
+export interface EdgeSpec<S extends JsonObject> {
+  readonly from: string;
+  readonly to: NextSpec<S>;
+}
+
+export interface GraphSpec<S extends JsonObject, I extends JsonObject = JsonObject> {
+  readonly start: string;
+  readonly vertices: Readonly<Record<string, VertexSpec<S, I>>>;
+  readonly edges?: readonly EdgeSpec<S>[];
+}
+
+/** A flow as authored: identity, closed JSON Schemas and the graph. */
+export interface FlowSpec<I extends JsonObject, S extends JsonObject> {
+  /** `^[a-z][a-z0-9_]{2,63}$` */
+  readonly name: string;
+  /** Non-empty, at most 64 bytes; name@version is immutable once runs exist. */
+  readonly version: string;
+  /** At most 256 bytes. */
+  readonly description: string;
+  /** JSON Schema 2020-12, root `type: object` with `additionalProperties: false`, local `#` refs only. */
+  readonly inputSchema: JsonObject;
+  /** Same rules; absent = the flow cannot be resumed (resume_not_supported). */
+  readonly resumeSchema?: JsonObject;
+  /** The state a run starts with (default: the input itself). */
+  readonly initialState?: (input: I) => S;
+  readonly graph: GraphSpec<S, I>;
+}

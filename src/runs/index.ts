@@ -1,0 +1,63 @@
+/**
+ * rimthan/runs — durable workflow runs. This file is the whole public API of the area:
+ * flows (define, catalog), the supervisor and its session controller, the store interface and the SQLite store,
+ * deterministic ids, and the example flows.
+ */
+export { defineFlow } from './flow/define.js';
+export type { EdgeSpec, FlowSpec, GraphSpec, NextSpec, RetryPolicy, VertexContext, VertexSpec } from './flow/types.js';
+export {
+  FlowCatalog,
+  FLOW_NAME_PATTERN,
+  MAX_DESCRIPTION_BYTES,
+  MAX_VERSION_BYTES,
+  type FlowDefinition,
+} from './flow/catalog.js';
+export { GRAPH_LIMITS, VERTEX_ID_PATTERN, type CompiledGraph, type CompiledVertex } from './flow/graph.js';
+export { MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH } from './flow/check-schema.js';
+export { FlowInterrupt } from './flow/interrupt.js';
+
+export { Supervisor, SUPERVISOR_DEFAULTS } from './supervisor/supervisor.js';
+export type { SessionController, SupervisorOptions } from './supervisor/types.js';
+export { DEFAULT_CANCEL_REASON, normalizeCancelReason } from './supervisor/cancel-command.js';
+export type { ErrorContext, ExecutionEnd } from './executor/run-execution.js';
+export { activityEventId, ACTIVITY_NAMESPACE, type EventIdParts } from './executor/event-id.js';
+export { vertexIdempotencyKey } from './executor/idempotency-key.js';
+export { decodeCheckpoint, CHECKPOINT_FORMAT, type FlowCheckpoint } from './executor/checkpoint-state.js';
+export { INPUT_LIMITS } from './executor/run-loader.js';
+export { MAX_FLOW_STATE_BYTES } from './executor/state-update.js';
+
+export {
+  ActivityKind,
+  RunStatus,
+  StoreConflictError,
+  TERMINAL_STATUSES,
+  STORE_LIMITS,
+  SqliteRunStore,
+  PostgresRunStore,
+  openRunStore,
+  type ActivityEntry,
+  type ArtifactDescriptor,
+  type ArtifactNamespace,
+  type Checkpoint,
+  type Commit,
+  type HistoryQuery,
+  type InterruptInfo,
+  type ListQuery,
+  type NewRunRecord,
+  type PostgresRunStoreOptions,
+  type RunPatch,
+  type RunRecord,
+  type RunStore,
+  type SqliteRunStoreOptions,
+} from './store/index.js';
+
+export {
+  exampleCatalog,
+  counterFlow,
+  releaseApprovalFlow,
+  draftNotes,
+  type CounterInput,
+  type CounterState,
+  type ReleaseInput,
+  type ReleaseState,
+} from './examples/index.js';

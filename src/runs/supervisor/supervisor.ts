@@ -1,0 +1,276 @@
+/**
+ * The supervisor: a bounded pool of run executions fed by store leases. It claims runs that need work (fresh seeds,
+ * resumed runs, runs whose owner died and whose lease expired), renews its leases while it executes them, listens for
+ * wake-ups, and on stop lets vertices in flight finish (or aborts them after a grace period) and releases its leases.
+ */
+import { randomUUID } from 'node:crypto';
+import { systemClock, type Clock } from '../../core/clock.js';
+import { RimthanError } from '../../core/errors.js';
+import { Halt, HaltReason, sleep } from '../executor/abort.js';
+import { executeRun, type ErrorContext, type ExecutionEnd, type ExecutorDeps } from '../executor/run-execution.js';
+import type { FlowCatalog } from '../flow/catalog.js';
+import { RunStatus, type RunRecord, type RunStore } from '../store/types.js';
+import { checkSessionId, SupervisorSessionController } from './session-controller.js';
+import type { EngineHandle, SessionController, SupervisorOptions } from './types.js';
+
+export const SUPERVISOR_DEFAULTS = { leaseMs: 30_000, concurrency: 4, maxConcurrency: 256, minLeaseMs: 50 } as const;
+
+type State = 'idle' | 'running' | 'stopping' | 'stopped';
+
+interface LocalExecution {
+  readonly halt: AbortController;
+  readonly drain: AbortController;
+  done: Promise<ExecutionEnd | 'error'>;
+}
+
+function checkOptions(o: SupervisorOptions): { leaseMs: number; concurrency: number; workerId: string } {
+  const leaseMs = o.leaseMs ?? SUPERVISOR_DEFAULTS.leaseMs;
+  const concurrency = o.concurrency ?? SUPERVISOR_DEFAULTS.concurrency;
+  const workerId = o.workerId ?? randomUUID();
+  if (!Number.isSafeInteger(leaseMs) || leaseMs < SUPERVISOR_DEFAULTS.minLeaseMs) {
+    throw new RimthanError('invalid_arguments', `leaseMs must be an integer >= ${SUPERVISOR_DEFAULTS.minLeaseMs}`);
+  }
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > SUPERVISOR_DEFAULTS.maxConcurrency) {
+    throw new RimthanError(
+      'invalid_arguments',
+      `concurrency must be an integer 1..${SUPERVISOR_DEFAULTS.maxConcurrency}`,
+    );
+  }
+  if (typeof workerId !== 'string' || workerId.length === 0 || Buffer.byteLength(workerId) > 256) {
+    throw new RimthanError('invalid_arguments', 'workerId must be 1..256 bytes');
+  }
+  return { leaseMs, concurrency, workerId };
+}
+
+export class Supervisor {
+  readonly workerId: string;
+  readonly #store: RunStore;
+  readonly #catalog: FlowCatalog;
+  readonly #clock: Clock;
+  readonly #leaseMs: number;
+  readonly #concurrency: number;
+  readonly #stopGraceMs: number;
+  readonly #onError: ((error: unknown, where: ErrorContext) => void) | undefined;
+  readonly #executions = new Map<string, LocalExecution>();
+  readonly #engine: EngineHandle;
+  #state: State = 'idle';
+  #pumping: Promise<void> | undefined;
+  #pumpAgain = false;
+  #renewing = false;
+  #timers: NodeJS.Timeout[] = [];
+  #unsubscribe: (() => void) | undefined;
+  #stopping: Promise<void> | undefined;
+
+  constructor(options: SupervisorOptions) {
+    const { leaseMs, concurrency, workerId } = checkOptions(options);
+    this.workerId = workerId;
+    this.#store = options.store;
+    this.#catalog = options.catalog;
+    this.#clock = options.clock ?? systemClock;
+    this.#leaseMs = leaseMs;
+    this.#concurrency = concurrency;
+    this.#stopGraceMs = options.stopGraceMs ?? Math.min(Math.floor(leaseMs / 2), 10_000);
+    this.#onError = options.onError;
+    this.#engine = this.#makeEngineHandle();
+  }
+
+  /** True between start() and stop(). */
+  get running(): boolean {
+    return this.#state === 'running';
+  }
+
+  /** Runs this worker executes right now. */
+  get activeRuns(): number {
+    return this.#executions.size;
+  }
+
+  /** Starts claiming work: adopts every seeded, non-terminal, not-interrupted run whose lease is free or expired. */
+  async start(): Promise<void> {
+    if (this.#state === 'running') return;
+    if (this.#state !== 'idle') throw new RimthanError('unavailable', 'a stopped supervisor cannot start again');
+    this.#state = 'running';
+    this.#unsubscribe = this.#store.onNotify((runId) => this.#onNotify(runId));
+    const every = (ms: number, fn: () => void): void => {
+      const timer = setInterval(fn, Math.max(10, Math.floor(ms)));
+      timer.unref();
+      this.#timers.push(timer);
+    };
+    every(this.#leaseMs / 2, () => this.#wake());
+    every(this.#leaseMs / 3, () => void this.#renew());
+    this.#wake();
+    await this.#pumping;
+  }
+
+  /**
+   * Stops claiming, lets each vertex in flight finish (up to stopGraceMs), aborts what is left without writing, and
+   * releases the leases so another worker can adopt the runs at once. Idempotent.
+   */
+  stop(): Promise<void> {
+    this.#stopping ??= this.#stop();
+    return this.#stopping;
+  }
+
+  async #stop(): Promise<void> {
+    if (this.#state === 'idle') {
+      this.#state = 'stopped';
+      return;
+    }
+    this.#state = 'stopping';
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#timers = [];
+    this.#unsubscribe?.();
+    await this.#pumping;
+    const executions = [...this.#executions.values()];
+    for (const e of executions) e.drain.abort();
+    const all = Promise.all(executions.map((e) => e.done));
+    const graceOver = new AbortController();
+    const finished = await Promise.race([
+      all.then(() => true),
+      sleep(this.#stopGraceMs, [graceOver.signal]).then(() => false),
+    ]);
+    graceOver.abort();
+    if (!finished) for (const e of executions) e.halt.abort(new Halt(HaltReason.Stop));
+    await all;
+    this.#state = 'stopped';
+  }
+
+  /** The controller of one session (the run tools hold one per session). */
+  forSession(sessionId: string): SessionController {
+    checkSessionId(sessionId);
+    return new SupervisorSessionController(this.#engine, sessionId);
+  }
+
+  #makeEngineHandle(): EngineHandle {
+    return {
+      store: this.#store,
+      catalog: this.#catalog,
+      clock: this.#clock,
+      assertAccepting: () => {
+        if (this.#state !== 'running') throw new RimthanError('unavailable', 'the run supervisor is not running');
+      },
+      announce: (runId) => {
+        this.#wake();
+        this.#store.notify(runId).catch((error: unknown) => this.#report(error, { phase: 'notify', runId }));
+      },
+      isLocal: (runId) => this.#executions.has(runId),
+      cancelLocal: async (runId) => {
+        const execution = this.#executions.get(runId);
+        if (execution === undefined) return false;
+        execution.halt.abort(new Halt(HaltReason.Cancel));
+        await execution.done;
+        return true;
+      },
+    };
+  }
+
+  #report(error: unknown, where: ErrorContext): void {
+    try {
+      this.#onError?.(error, where);
+    } catch {
+      // An observer's fault must not break the supervisor.
+    }
+  }
+
+  /** Claims and launches work while slots are free; concurrent calls coalesce into one more round. */
+  #wake(): void {
+    if (this.#state !== 'running') return;
+    if (this.#pumping !== undefined) {
+      this.#pumpAgain = true;
+      return;
+    }
+    this.#pumping = this.#pump().finally(() => {
+      this.#pumping = undefined;
+    });
+  }
+
+  async #pump(): Promise<void> {
+    do {
+      this.#pumpAgain = false;
+      const free = this.#concurrency - this.#executions.size;
+      if (free <= 0 || this.#state !== 'running') return;
+      let claimed: RunRecord[];
+      try {
+        claimed = await this.#store.claimRuns(this.workerId, this.#leaseMs, free);
+      } catch (error) {
+        this.#report(error, { phase: 'claim' });
+        return;
+      }
+      for (const record of claimed) {
+        if (this.#executions.has(record.run_id)) continue;
+        if (this.#state !== 'running') {
+          void this.#release(record.run_id);
+          continue;
+        }
+        this.#launch(record);
+      }
+      if (claimed.length >= free) this.#pumpAgain = true;
+    } while (this.#pumpAgain);
+  }
+
+  #launch(record: RunRecord): void {
+    const runId = record.run_id;
+    const deps: ExecutorDeps = {
+      store: this.#store,
+      catalog: this.#catalog,
+      clock: this.#clock,
+      onError: (error, where) => this.#report(error, where),
+    };
+    const execution: LocalExecution = {
+      halt: new AbortController(),
+      drain: new AbortController(),
+      done: Promise.resolve('released'),
+    };
+    this.#executions.set(runId, execution);
+    execution.done = executeRun(deps, record, { halt: execution.halt.signal, drain: execution.drain.signal })
+      .catch((error: unknown) => {
+        this.#report(error, { phase: 'execution', runId });
+        return 'error' as const;
+      })
+      .then(async (end) => {
+        this.#executions.delete(runId);
+        // After a fault the lease is kept until it expires: a natural back-off before this or another worker retries.
+        if (end !== 'error') await this.#release(runId);
+        this.#wake();
+        return end;
+      });
+  }
+
+  async #release(runId: string): Promise<void> {
+    try {
+      await this.#store.releaseLease(this.workerId, runId);
+    } catch (error) {
+      this.#report(error, { phase: 'lease', runId });
+    }
+  }
+
+  async #renew(): Promise<void> {
+    const ids = [...this.#executions.keys()];
+    if (ids.length === 0 || this.#renewing || this.#state !== 'running') return;
+    this.#renewing = true;
+    try {
+      const held = new Set(await this.#store.renewLeases(this.workerId, ids, this.#leaseMs));
+      for (const id of ids) {
+        if (!held.has(id)) this.#executions.get(id)?.halt.abort(new Halt(HaltReason.LeaseLost));
+      }
+    } catch (error) {
+      this.#report(error, { phase: 'lease' });
+    } finally {
+      this.#renewing = false;
+    }
+  }
+
+  /** A wake-up: look for claimable work, and halt a local execution whose run is being cancelled elsewhere. */
+  #onNotify(runId: string): void {
+    this.#wake();
+    const execution = this.#executions.get(runId);
+    if (execution === undefined) return;
+    this.#store.getRunById(runId).then(
+      (record) => {
+        if (record !== undefined && (record.cancel_requested || record.status !== RunStatus.Running)) {
+          execution.halt.abort(new Halt(HaltReason.Cancel));
+        }
+      },
+      (error: unknown) => this.#report(error, { phase: 'notify', runId }),
+    );
+  }
+}

@@ -1,0 +1,61 @@
+/** The supervisor's public surface: options, and the session-bound controller the run tools drive. */
+import type { Clock } from '../../core/clock.js';
+import type { JsonObject } from '../../core/json.js';
+import type { ErrorContext } from '../executor/run-execution.js';
+import type { FlowCatalog } from '../flow/catalog.js';
+import type { ActivityEntry, HistoryQuery, RunRecord, RunStore } from '../store/types.js';
+
+export interface SupervisorOptions {
+  /** An opened store; the supervisor never opens or closes it. */
+  readonly store: RunStore;
+  readonly catalog: FlowCatalog;
+  /** Lease owner name of this worker (default: a random UUID). At most 256 bytes. */
+  readonly workerId?: string;
+  readonly clock?: Clock;
+  /** Lease length (default 30 000 ms, at least 50). Leases are renewed every leaseMs/3; expiry is polled every leaseMs/2. */
+  readonly leaseMs?: number;
+  /** Runs executed at once by this worker (default 4, 1..256). Starts never wait for a free slot. */
+  readonly concurrency?: number;
+  /** How long stop() lets vertices in flight finish before aborting them (default min(leaseMs/2, 10 000) ms). */
+  readonly stopGraceMs?: number;
+  /** Background faults (store errors, vertex exceptions). Local diagnosis only: never forward them to a client. */
+  readonly onError?: (error: unknown, where: ErrorContext) => void;
+}
+
+/** The run operations of one session; a run of another session is indistinguishable from a missing one. */
+export interface SessionController {
+  readonly sessionId: string;
+  /**
+   * Seeds a pending run (checkpoint revision 0, run_started, status running) and returns once that is durable; the
+   * execution itself is queued. A run that is already seeded is returned as it is.
+   * Errors (RimthanError code): not_found, conflict, unknown_definition, invalid_input, unavailable.
+   */
+  start(runId: string): Promise<RunRecord>;
+  /**
+   * Continues an interrupted run at its paused vertex with a resume payload validated against the pinned definition's
+   * resume schema. Errors: not_found, conflict, unknown_definition, resume_not_supported, invalid_input, unavailable.
+   */
+  resume(runId: string, resume: JsonObject): Promise<RunRecord>;
+  /**
+   * Cancels a run (reason at most 512 bytes; blank = "cancel requested"). Already cancelled → idempotent, nothing
+   * written. Errors: not_found, conflict (completed or failed), invalid_arguments.
+   */
+  cancel(runId: string, reason: string): Promise<{ record: RunRecord; idempotent: boolean }>;
+  /** A page of activity entries read straight from the store (never waits for a running run); undefined = not found. */
+  history(runId: string, query: HistoryQuery): Promise<ActivityEntry[] | undefined>;
+}
+
+/** What the session commands need from the supervisor (internal). */
+export interface EngineHandle {
+  readonly store: RunStore;
+  readonly catalog: FlowCatalog;
+  readonly clock: Clock;
+  /** Throws RimthanError('unavailable') unless the supervisor is started and not stopping. */
+  assertAccepting(): void;
+  /** Wakes this worker's claim loop and tells the other workers on the store that the run needs attention. */
+  announce(runId: string): void;
+  /** True while this worker executes the run. */
+  isLocal(runId: string): boolean;
+  /** Halts this worker's execution of the run for cancellation and waits until it ended; false if none. */
+  cancelLocal(runId: string): Promise<boolean>;
+}

@@ -1,0 +1,112 @@
+/**
+ * Strict decoding of a tool's JSON argument text, before any dependency is touched.
+ *
+ * Stricter than the reference decoder, deliberately: a duplicate key, a field name in another letter case, `null` for
+ * an optional field, a second JSON value after the object, empty text, a document over 256 KiB or nested deeper than
+ * 32 levels are all refused as `invalid_arguments`. Messages name the argument and the schema rule, never a value.
+ */
+import { isJsonObject, parseStrictJson } from '../core/index.js';
+import type { JsonObject, SchemaCompiler, SchemaIssue } from '../core/index.js';
+
+/** Size and nesting limits for one argument document. */
+export const ARGUMENT_LIMITS = { maxBytes: 256 * 1024, maxDepth: 32 } as const;
+
+/** The UUID shape: 36 characters, hyphens at 8/13/18/23, hex digits of either case. */
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const UUID_RE = new RegExp(UUID_PATTERN);
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
+/** A UUID in lowercase, or undefined when `text` is not a UUID or is the all-zero UUID. */
+export function parseUuid(text: string): string | undefined {
+  if (text.length !== 36 || !UUID_RE.test(text)) return undefined;
+  const lower = text.toLowerCase();
+  return lower === NIL_UUID ? undefined : lower;
+}
+
+/** UTF-8 length of a string (the unit our byte limits use). */
+export function utf8Length(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+export type DecodeResult =
+  { readonly ok: true; readonly args: JsonObject } | { readonly ok: false; readonly message: string };
+
+/** Extra rules a JSON Schema cannot state portably: nonzero lowercase-normalised UUIDs and UTF-8 byte limits. */
+export interface ArgumentRules {
+  readonly uuidFields?: readonly string[];
+  readonly maxBytes?: Readonly<Record<string, number>>;
+}
+
+export type ArgumentDecoder = (jsonText: string) => DecodeResult;
+
+const SAFE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+function fail(message: string): DecodeResult {
+  return { ok: false, message };
+}
+
+/** Names an argument from the schema path (our schema, so never caller data). */
+function describeIssue(issue: SchemaIssue | undefined): string {
+  if (issue === undefined) return 'arguments break the input schema';
+  const match = /^#\/properties\/([^/]+)\//.exec(issue.schemaPath);
+  const where = match?.[1] === undefined ? 'arguments' : `argument "${match[1]}"`;
+  return `${where} break${where === 'arguments' ? '' : 's'} the input schema (${issue.keyword} at ${issue.schemaPath})`;
+}
+
+/**
+ * Compiles a decoder for one closed argument schema (`type: object`, `properties`, `required`,
+ * `additionalProperties: false`). The schema stays the single source of truth: the field checks below only give the
+ * common mistakes (unknown or wrong-case field, `null`, missing field) a clearer message before Ajv runs.
+ */
+export function compileArgumentDecoder(
+  schema: JsonObject,
+  compiler: SchemaCompiler,
+  rules: ArgumentRules = {},
+): ArgumentDecoder {
+  const check = compiler.compile(schema);
+  const properties = isJsonObject(schema['properties']) ? schema['properties'] : {};
+  const known = new Set(Object.keys(properties));
+  const lowerKnown = new Map([...known].map((k) => [k.toLowerCase(), k]));
+  const required = Array.isArray(schema['required'])
+    ? schema['required'].filter((r): r is string => typeof r === 'string')
+    : [];
+  const uuidFields = rules.uuidFields ?? [];
+  const maxBytes = Object.entries(rules.maxBytes ?? {});
+
+  return (jsonText: string): DecodeResult => {
+    if (jsonText.trim() === '') return fail('arguments are empty; send one JSON object');
+    const parsed = parseStrictJson(jsonText, ARGUMENT_LIMITS);
+    if (!parsed.ok) return fail(`arguments are not accepted: ${parsed.reason}`);
+    const value = parsed.value;
+    if (!isJsonObject(value)) return fail('arguments must be one JSON object');
+
+    for (const key of Object.keys(value)) {
+      if (known.has(key)) continue;
+      const near = lowerKnown.get(key.toLowerCase());
+      if (near !== undefined) return fail(`unknown argument; field names are case-sensitive (did you mean "${near}"?)`);
+      return fail(SAFE_NAME.test(key) ? `unknown argument "${key}"` : 'unknown argument');
+    }
+    for (const key of Object.keys(value)) {
+      if (value[key] === null) return fail(`argument "${key}" must not be null; omit an optional argument instead`);
+    }
+    for (const key of required) {
+      if (!Object.hasOwn(value, key)) return fail(`missing required argument "${key}"`);
+    }
+    const verdict = check(value);
+    if (!verdict.ok) return fail(describeIssue(verdict.issues[0]));
+
+    const args: JsonObject = { ...value };
+    for (const field of uuidFields) {
+      const raw = args[field];
+      if (typeof raw !== 'string') continue;
+      const id = parseUuid(raw);
+      if (id === undefined) return fail(`argument "${field}" must be a nonzero UUID`);
+      args[field] = id;
+    }
+    for (const [field, limit] of maxBytes) {
+      const raw = args[field];
+      if (typeof raw === 'string' && utf8Length(raw) > limit) return fail(`argument "${field}" exceeds ${limit} bytes`);
+    }
+    return { ok: true, args };
+  };
+}

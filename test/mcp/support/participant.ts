@@ -1,0 +1,201 @@
+/**
+ * A faithful participant harness for the packaged research-decision workflow, driving the four tools through any
+ * MCP client (in-process or a spawned `rimthan serve`). It keeps only what a harness keeps: the confirmed state, the
+ * latest checkpoint and step payload.
+ */
+import assert from 'node:assert/strict';
+import { sha256Hex } from '../../../src/core/index.js';
+import type { JsonObject, JsonValue } from '../../../src/core/index.js';
+import { BODIES } from './research-artifacts.js';
+
+export interface CallOutcome {
+  readonly isError: boolean;
+  readonly value: JsonObject;
+}
+export type Caller = (name: string, args: JsonObject) => Promise<CallOutcome>;
+
+const HOST_CAPABILITIES = ['mcp.tools', 'mcp.resources', 'mcp.prompts', 'native-subagents', 'scoped-inputs', 'read-only-capabilities', 'structured-reports'];
+const VALIDATOR_CAPABILITIES = ['workspace.read', 'web.read'];
+export const OBJECTIVE = 'Pick the queue for billing events before the Q1 migration';
+
+const now = (): string => new Date().toISOString();
+
+/** A projection with every field confirmed now, keeping earlier confirmations of unchanged fields. */
+export function confirmed(state: JsonObject, previous?: JsonObject): JsonObject {
+  const prevState = (previous?.['state'] ?? {}) as JsonObject;
+  const prevConf = (previous?.['confirmations'] ?? {}) as JsonObject;
+  const confirmations: JsonObject = {};
+  for (const field of Object.keys(state)) {
+    const same = JSON.stringify(prevState[field]) === JSON.stringify(state[field]);
+    confirmations[field] = same && prevConf[field] !== undefined ? prevConf[field] : { confirmed_by: 'participant', confirmed_at: now() };
+  }
+  return { state: { ...state }, confirmations };
+}
+
+export class Participant {
+  state: JsonObject = confirmed({ objective: OBJECTIVE });
+  checkpoint: JsonObject | undefined;
+  step: JsonObject | null = null;
+
+  constructor(readonly call: Caller) {}
+
+  get currentStep(): string {
+    return (this.checkpoint?.['current_step'] as string | undefined) ?? '';
+  }
+
+  /** Calls a tool and asserts it was not a tool error. */
+  async ok(name: string, args: JsonObject): Promise<JsonObject> {
+    const outcome = await this.call(name, args);
+    assert.equal(outcome.isError, false, `${name} failed: ${JSON.stringify(outcome.value)}`);
+    return outcome.value;
+  }
+
+  /** Takes the new checkpoint; a result without a step payload on the same step (validation_failed) keeps ours. */
+  private moved(result: JsonObject): JsonObject {
+    const previous = this.currentStep;
+    this.checkpoint = result['checkpoint'] as JsonObject;
+    const step = (result['step'] as JsonObject | null | undefined) ?? null;
+    if (step !== null || this.currentStep !== previous) this.step = step;
+    return result;
+  }
+
+  host(): JsonObject {
+    return {
+      harness: 'claude-code',
+      adapter: { id: 'claude-code-host', version: '1.1.0' },
+      host_capabilities: HOST_CAPABILITIES,
+      validator_capabilities: VALIDATOR_CAPABILITIES,
+      repository_policy: { conflict: false },
+    };
+  }
+
+  async start(workflow = 'research'): Promise<JsonObject> {
+    const result = await this.ok('rimthan.start_workflow', { workflow, confirmed_state: this.state, host: this.host() });
+    assert.equal(result['status'], 'active', JSON.stringify(result['blockers']));
+    return this.moved(result);
+  }
+
+  /** continue_workflow, optionally proposing a next confirmed state (which becomes ours when accepted). */
+  async continue(nextState?: JsonObject): Promise<JsonObject> {
+    const next = nextState === undefined ? undefined : confirmed(nextState, this.state);
+    const result = await this.ok('rimthan.continue_workflow', {
+      checkpoint: this.checkpoint as JsonObject,
+      confirmed_state: this.state,
+      ...(next === undefined ? {} : { next_confirmed_state: next }),
+    });
+    if (next !== undefined && result['status'] !== 'blocked') this.state = next;
+    return this.moved(result);
+  }
+
+  private setupArtifactsAndAttestation(step: JsonObject): { artifacts: JsonObject[]; attestation: JsonObject } {
+    const adapter = step['host_adapter'] as JsonObject;
+    const delivered = (step['host_assets'] as JsonObject[]).map((a) => ({
+      kind: a['kind'] as string,
+      id: a['id'] as string,
+      version: a['version'] as string,
+      sha256: a['sha256'] as string,
+      delivery: 'dynamic-context',
+    }));
+    const manifest = { harness: 'claude-code', adapter: { id: adapter['id'] as string, version: adapter['version'] as string }, delivered_assets: delivered };
+    const artifacts = this.artifacts(step, { 'workspace-manifest': JSON.stringify(manifest) });
+    const host = this.checkpoint?.['host'] as JsonObject;
+    const attestation = {
+      harness: host['harness'] as string,
+      adapter: { id: host['adapter_id'] as string, version: host['adapter_version'] as string },
+      host_capabilities: host['host_capabilities'] as JsonValue,
+      validator_capabilities: host['validator_capabilities'] as JsonValue,
+      assets: [
+        ...delivered.map((d) => ({ kind: d.kind, asset_id: d.id, version: d.version, sha256: d.sha256, delivery: d.delivery, path: null })),
+        { kind: 'host-adapter', asset_id: adapter['id'] as string, version: adapter['version'] as string, sha256: adapter['sha256'] as string, delivery: 'dynamic-context', path: null },
+      ],
+    };
+    return { artifacts, attestation };
+  }
+
+  artifacts(step: JsonObject, bodies: Readonly<Record<string, string>> = BODIES): JsonObject[] {
+    return (step['outputs'] as JsonObject[]).map((o) => ({
+      artifact_id: o['artifact_id'] as string,
+      media_type: o['media_type'] as string,
+      content: bodies[o['artifact_id'] as string] ?? '',
+      path: o['path'] as string,
+    }));
+  }
+
+  private outputAttestation(step: JsonObject, artifacts: JsonObject[]): JsonObject {
+    const stepId = (step['step'] as JsonObject)['id'] as string;
+    return {
+      step_id: stepId,
+      outputs: (step['outputs'] as JsonObject[]).map((o) => {
+        const artifact = artifacts.find((a) => a['artifact_id'] === o['artifact_id']);
+        const schema = o['schema'] as JsonObject | null;
+        return {
+          artifact_id: o['artifact_id'] as string,
+          path: o['path'] as string,
+          owner_step: stepId,
+          media_type: o['media_type'] as string,
+          schema_sha256: schema === null ? null : (schema['sha256'] as string),
+          max_bytes: o['max_bytes'] as number,
+          content_sha256: sha256Hex((artifact?.['content'] as string | undefined) ?? ''),
+          symlink_free: true,
+          readback_verified: true,
+          write_policy: o['write_policy'] as string,
+        };
+      }),
+    };
+  }
+
+  /** prepare_step_validation for the current step with faithful artifacts and attestation. */
+  async prepare(bodies: Readonly<Record<string, string>> = BODIES): Promise<JsonObject> {
+    const step = this.step;
+    assert.ok(step, 'no active step payload');
+    const setup = this.currentStep === 'setup-workspace';
+    let artifacts: JsonObject[];
+    let attestation: JsonObject;
+    if (setup) ({ artifacts, attestation } = this.setupArtifactsAndAttestation(step));
+    else {
+      artifacts = this.artifacts(step, bodies);
+      attestation = this.outputAttestation(step, artifacts);
+    }
+    return this.ok('rimthan.prepare_step_validation', {
+      checkpoint: this.checkpoint as JsonObject,
+      confirmed_state: this.state,
+      artifacts,
+      repository_policy: { conflict: false },
+      validator_capabilities: VALIDATOR_CAPABILITIES,
+      ...(setup ? { host_attestation: attestation } : { output_attestation: attestation }),
+    });
+  }
+
+  /** Reports from separate validator subagents: `failing` validators fail with one finding, the rest pass. */
+  reports(prepared: JsonObject, failing: readonly string[] = []): JsonObject[] {
+    return (prepared['validators'] as JsonObject[]).map((v) => {
+      const fails = failing.includes(v['validator_id'] as string);
+      return {
+        validator_id: v['validator_id'] as string,
+        validator_version: v['validator_version'] as string,
+        instruction_sha256: v['instruction_sha256'] as string,
+        input_artifacts: v['input_artifacts'] as JsonValue,
+        validated_by: { harness: 'claude-code', adapter_version: '1.1.0' },
+        outcome: fails ? 'failed' : 'passed',
+        findings: fails ? [{ severity: 'error', message: 'claim C2 cites a single unrepeated measurement' }] : [],
+      };
+    });
+  }
+
+  async submit(prepared: JsonObject, failing: readonly string[] = []): Promise<JsonObject> {
+    const result = await this.ok('rimthan.submit_step_validation', {
+      checkpoint: this.checkpoint as JsonObject,
+      confirmed_state: this.state,
+      validation_bundle: prepared['validation_bundle'] as JsonObject,
+      reports: this.reports(prepared, failing),
+    });
+    return this.moved(result);
+  }
+
+  /** prepare + submit with every validator passing; asserts prepare was ready. */
+  async passStep(): Promise<JsonObject> {
+    const prepared = await this.prepare();
+    assert.equal(prepared['status'], 'ready_for_semantic_validation', JSON.stringify(prepared['failures']));
+    return this.submit(prepared);
+  }
+}

@@ -1,0 +1,109 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { FlowCatalog } from '../../src/runs/flow/catalog.js';
+import { PostgresRunStore } from '../../src/runs/store/postgres.js';
+import { Supervisor } from '../../src/runs/supervisor/supervisor.js';
+import { crashFlow, workersByRun } from './fixtures/crash-flow.js';
+import { assertRecovered, checkpointedVertices, spawnCrashWorker } from './fixtures/crash-harness.js';
+import { waitFor } from './helpers.js';
+
+const url = process.env['RIMTHAN_TEST_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const schema = `runs_engine_${randomBytes(6).toString('hex')}`;
+const RUNS = 6;
+const LEASE_MS = 400;
+
+/** Why PostgreSQL cannot be used, or undefined when it answers (never includes the URL: it may hold a password). */
+async function unreachable(): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return `PostgreSQL unreachable (${typeof code === 'string' ? code : 'no answer'}); set RIMTHAN_TEST_PG_URL`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function withClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const reason = await unreachable();
+if (reason !== undefined && process.env['CI'] === 'true') {
+  test('PostgreSQL is reachable under CI', () => assert.fail(reason));
+}
+
+describe('two workers sharing one PostgreSQL schema', { skip: reason ?? false }, () => {
+  test('when one worker is killed mid-run the survivor adopts its runs after the lease expires', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rimthan-engine-pg-'));
+    const sideFile = join(dir, 'executions.log');
+    const sessionId = randomUUID();
+    const store = new PostgresRunStore({ connectionString: url, schema });
+    await store.open(); // creates the schema before the child connects
+    const doomed = spawnCrashWorker({
+      store: { kind: 'postgres', url, schema },
+      sideFile,
+      sessionId,
+      runs: RUNS,
+      worker: 'doomed',
+      leaseMs: LEASE_MS,
+    });
+    const catalog = new FlowCatalog();
+    catalog.register(crashFlow(sideFile, 25, 'survivor'));
+    const survivor = new Supervisor({ store, catalog, leaseMs: LEASE_MS, concurrency: 2, workerId: 'survivor' });
+    try {
+      await doomed.midRun(1);
+      await survivor.start();
+      // Both workers execute runs before one of them dies.
+      await waitFor(() => {
+        const text = readFileSync(sideFile, 'utf8');
+        return text.includes(' doomed\n') && text.includes(' survivor\n') && text.split('\n').length > 10
+          ? true
+          : undefined;
+      });
+      await doomed.kill();
+
+      const runs = await store.listRuns(sessionId, { limit: 100 });
+      assert.equal(runs.length, RUNS);
+      const checkpointed = await checkpointedVertices(store, runs);
+      await waitFor(async () => {
+        const all = await store.listRuns(sessionId, { limit: 100 });
+        return all.every((r) => r.status === 'completed') ? true : undefined;
+      }, 15_000);
+
+      await assertRecovered(store, runs, checkpointed, sideFile, (runId) =>
+        withClient(async (client) => {
+          const result = await client.query<{ revision: number }>(
+            `SELECT revision FROM "${schema}".checkpoints WHERE run_id = $1 ORDER BY revision`,
+            [runId],
+          );
+          return result.rows.map((r) => Number(r.revision));
+        }),
+      );
+      const workers = workersByRun(readFileSync(sideFile, 'utf8'));
+      const adopted = [...workers.values()].filter((w) => w.has('doomed') && w.has('survivor'));
+      assert.ok(adopted.length >= 1, 'the survivor finished runs the killed worker had started');
+    } finally {
+      await doomed.kill();
+      await survivor.stop();
+      await store.close();
+      await withClient((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
