@@ -60,7 +60,7 @@ describe('registry build', () => {
   test('Markdown asset content is the body after the frontmatter, byte for byte', () => {
     const file = built(MINIMAL);
     const subagent = file.assets.find((a) => a.kind === 'subagent');
-    assert.equal(subagent?.content, 'Check the artifacts against the brief and return one JSON report.\n');
+    assert.equal(subagent?.content, '\nCheck the artifacts against the brief and return one JSON report.\n');
     assert.deepEqual(subagent?.tools, ['Read', 'Grep']);
   });
 
