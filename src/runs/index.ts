@@ -16,7 +16,8 @@ export { GRAPH_LIMITS, VERTEX_ID_PATTERN, type CompiledGraph, type CompiledVerte
 export { MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH } from './flow/check-schema.js';
 export { FlowInterrupt } from './flow/interrupt.js';
 
-export { Supervisor, SUPERVISOR_DEFAULTS } from './supervisor/supervisor.js';
+export { Supervisor } from './supervisor/supervisor.js';
+export { SUPERVISOR_DEFAULTS } from './supervisor/options.js';
 export type { SessionController, SupervisorOptions } from './supervisor/types.js';
 export { DEFAULT_CANCEL_REASON, normalizeCancelReason } from './supervisor/cancel-command.js';
 export type { ErrorContext, ExecutionEnd } from './executor/run-execution.js';

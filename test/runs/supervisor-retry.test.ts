@@ -179,4 +179,34 @@ describe('vertex retries, failures and timeouts', () => {
       await f.close();
     }
   });
+  test('a conditional edge that names no vertex fails the run (run_failed) after recording the vertex', async () => {
+    const lost = defineFlow<N>({
+      name: 'lost_edge_flow',
+      version: 'v1',
+      description: 'routes to a vertex that does not exist',
+      inputSchema: N_SCHEMA,
+      graph: {
+        start: 'route',
+        vertices: { route: { run: ({ state }) => ({ n: state.n + 1 }) }, unused: { run: () => undefined } },
+        edges: [{ from: 'route', to: (state) => (state.n > 0 ? 'nowhere' : 'unused') }],
+      },
+    });
+    const f = await engineFixture((c) => c.register(lost));
+    try {
+      const ack = await f.started('lost_edge_flow', { n: 0 });
+      const failed = await waitForStatus(f.store, ack.run_id, 'failed', 'completed');
+      assert.equal(failed.status, 'failed');
+      assert.deepEqual(
+        (await fullHistory(f.store, ack.run_id)).map((e) => [e.kind, e.run_status]),
+        [
+          ['run_started', 'running'],
+          ['vertex_completed', 'failed'],
+          ['run_failed', 'failed'],
+        ],
+      );
+      assert.deepEqual(f.checkpointRevisions(ack.run_id), [0, 1]);
+    } finally {
+      await f.close();
+    }
+  });
 });

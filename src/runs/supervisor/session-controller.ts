@@ -16,6 +16,7 @@ export function checkSessionId(sessionId: string): void {
   }
 }
 
+/** The SessionController of one session, backed by a supervisor's engine handle. */
 export class SupervisorSessionController implements SessionController {
   readonly sessionId: string;
   readonly #engine: EngineHandle;

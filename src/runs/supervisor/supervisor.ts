@@ -3,17 +3,15 @@
  * resumed runs, runs whose owner died and whose lease expired), renews its leases while it executes them, listens for
  * wake-ups, and on stop lets vertices in flight finish (or aborts them after a grace period) and releases its leases.
  */
-import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { RimthanError } from '../../core/errors.js';
 import { Halt, HaltReason, sleep } from '../executor/abort.js';
 import { executeRun, type ErrorContext, type ExecutionEnd, type ExecutorDeps } from '../executor/run-execution.js';
 import type { FlowCatalog } from '../flow/catalog.js';
 import { RunStatus, type RunRecord, type RunStore } from '../store/types.js';
+import { checkSupervisorOptions } from './options.js';
 import { checkSessionId, SupervisorSessionController } from './session-controller.js';
 import type { EngineHandle, SessionController, SupervisorOptions } from './types.js';
-
-export const SUPERVISOR_DEFAULTS = { leaseMs: 30_000, concurrency: 4, maxConcurrency: 256, minLeaseMs: 50 } as const;
 
 type State = 'idle' | 'running' | 'stopping' | 'stopped';
 
@@ -23,25 +21,10 @@ interface LocalExecution {
   done: Promise<ExecutionEnd | 'error'>;
 }
 
-function checkOptions(o: SupervisorOptions): { leaseMs: number; concurrency: number; workerId: string } {
-  const leaseMs = o.leaseMs ?? SUPERVISOR_DEFAULTS.leaseMs;
-  const concurrency = o.concurrency ?? SUPERVISOR_DEFAULTS.concurrency;
-  const workerId = o.workerId ?? randomUUID();
-  if (!Number.isSafeInteger(leaseMs) || leaseMs < SUPERVISOR_DEFAULTS.minLeaseMs) {
-    throw new RimthanError('invalid_arguments', `leaseMs must be an integer >= ${SUPERVISOR_DEFAULTS.minLeaseMs}`);
-  }
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > SUPERVISOR_DEFAULTS.maxConcurrency) {
-    throw new RimthanError(
-      'invalid_arguments',
-      `concurrency must be an integer 1..${SUPERVISOR_DEFAULTS.maxConcurrency}`,
-    );
-  }
-  if (typeof workerId !== 'string' || workerId.length === 0 || Buffer.byteLength(workerId) > 256) {
-    throw new RimthanError('invalid_arguments', 'workerId must be 1..256 bytes');
-  }
-  return { leaseMs, concurrency, workerId };
-}
-
+/**
+ * Executes durable runs for one worker and hands out session-scoped controllers (`forSession`). Several supervisors
+ * may share one PostgreSQL store; leases and compare-and-swap commits keep each run advancing on one worker at a time.
+ */
 export class Supervisor {
   readonly workerId: string;
   readonly #store: RunStore;
@@ -62,14 +45,14 @@ export class Supervisor {
   #stopping: Promise<void> | undefined;
 
   constructor(options: SupervisorOptions) {
-    const { leaseMs, concurrency, workerId } = checkOptions(options);
+    const { leaseMs, concurrency, workerId, stopGraceMs } = checkSupervisorOptions(options);
     this.workerId = workerId;
     this.#store = options.store;
     this.#catalog = options.catalog;
     this.#clock = options.clock ?? systemClock;
     this.#leaseMs = leaseMs;
     this.#concurrency = concurrency;
-    this.#stopGraceMs = options.stopGraceMs ?? Math.min(Math.floor(leaseMs / 2), 10_000);
+    this.#stopGraceMs = stopGraceMs;
     this.#onError = options.onError;
     this.#engine = this.#makeEngineHandle();
   }
@@ -178,9 +161,11 @@ export class Supervisor {
       this.#pumpAgain = true;
       return;
     }
-    this.#pumping = this.#pump().finally(() => {
-      this.#pumping = undefined;
-    });
+    this.#pumping = this.#pump()
+      .catch((error: unknown) => this.#report(error, { phase: 'claim' }))
+      .finally(() => {
+        this.#pumping = undefined;
+      });
   }
 
   async #pump(): Promise<void> {

@@ -1,0 +1,35 @@
+/** Supervisor option defaults and checks. */
+import { randomUUID } from 'node:crypto';
+import { RimthanError } from '../../core/errors.js';
+import type { SupervisorOptions } from './types.js';
+
+export const SUPERVISOR_DEFAULTS = { leaseMs: 30_000, concurrency: 4, maxConcurrency: 256, minLeaseMs: 50 } as const;
+
+/** Checks the supervisor options and fills in the defaults. */
+export function checkSupervisorOptions(o: SupervisorOptions): {
+  leaseMs: number;
+  concurrency: number;
+  workerId: string;
+  stopGraceMs: number;
+} {
+  const leaseMs = o.leaseMs ?? SUPERVISOR_DEFAULTS.leaseMs;
+  const concurrency = o.concurrency ?? SUPERVISOR_DEFAULTS.concurrency;
+  const workerId = o.workerId ?? randomUUID();
+  if (!Number.isSafeInteger(leaseMs) || leaseMs < SUPERVISOR_DEFAULTS.minLeaseMs) {
+    throw new RimthanError('invalid_arguments', `leaseMs must be an integer >= ${SUPERVISOR_DEFAULTS.minLeaseMs}`);
+  }
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > SUPERVISOR_DEFAULTS.maxConcurrency) {
+    throw new RimthanError(
+      'invalid_arguments',
+      `concurrency must be an integer 1..${SUPERVISOR_DEFAULTS.maxConcurrency}`,
+    );
+  }
+  if (typeof workerId !== 'string' || workerId.length === 0 || Buffer.byteLength(workerId) > 256) {
+    throw new RimthanError('invalid_arguments', 'workerId must be 1..256 bytes');
+  }
+  const stopGraceMs = o.stopGraceMs ?? Math.min(Math.floor(leaseMs / 2), 10_000);
+  if (!Number.isSafeInteger(stopGraceMs) || stopGraceMs < 0) {
+    throw new RimthanError('invalid_arguments', 'stopGraceMs must be an integer >= 0');
+  }
+  return { leaseMs, concurrency, workerId, stopGraceMs };
+}
