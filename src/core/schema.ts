@@ -59,7 +59,7 @@ export function checkSchemaDocument(schema: unknown): SchemaCheck {
   } catch {
     return { ok: false, issues: [{ keyword: 'strict', schemaPath: '#' }] };
   } finally {
-    metaAjv.removeSchema(schema as JsonObject);
+    metaAjv.removeSchema(schema);
   }
   return OK;
 }
