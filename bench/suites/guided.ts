@@ -52,7 +52,7 @@ async function toolsPart(ctx: SuiteContext, client: GuidedClient): Promise<{ fig
   const scope = createReleaseScope(release);
   const bodies = packagedBodies(TYPICAL_EVIDENCE_BYTES);
   const walk = walkWorkflow(client, scope, release, bodies);
-  const samples = ctx.long ? 15 : 9;
+  const samples = ctx.long ? 25 : 15;
   const tick = (): void => undefined;
   const figures: Figure[] = [];
   const runs: [string, GuidedToolName, { args: JsonObject; result: JsonObject }, number | undefined][] = [
@@ -65,9 +65,20 @@ async function toolsPart(ctx: SuiteContext, client: GuidedClient): Promise<{ fig
     ctx.progress(`guided/tools: ${label}`);
     const op = client.call(tool, scope);
     const args = call.args;
-    const c = await compare(() => op(args), floor(args, call.result), { samples, sampleMs: 40, onSample: tick });
+    const c = await compare(() => op(args), floor(args, call.result), { samples, sampleMs: 20, onSample: tick });
     figures.push(toolFigure(label, c, aim));
   }
+  // Diagnostic: continue through the engine alone, to split engine time from the contract checks around it.
+  const cArgs = walk.continue.args;
+  const engineOnly = await compare(
+    () => client.engine.continueWorkflow(scope, cArgs),
+    floor(cArgs, walk.continue.result),
+    { samples, sampleMs: 20, onSample: tick },
+  );
+  figures.push({
+    ...toolFigure('diagnostic: continue_workflow engine only', engineOnly),
+    name: 'diagnostic: continue_workflow ops/s, engine only (no contract checks, no JSON text)',
+  });
   const evidence = Buffer.byteLength(bodies['evidence-table'] ?? '');
   const notes = [
     `Release ${name} (packaged, verified with verifyReleaseFile), workflow research-decision, host claude-code, desk-research route.`,

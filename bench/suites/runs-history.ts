@@ -92,7 +92,7 @@ export interface HistoryPartOptions {
   readonly reader?: (store: SqliteRunStore) => Promise<{ read: PageReader; label: string; close(): Promise<void> }>;
 }
 
-/** Part (c): page latency for 10 vs 100k (and 1k) entries. */
+/** Part (c): page latency for 10 vs 100k (and 1k) entries, through the reader and through the bare store query. */
 export async function historyPart(
   ctx: SuiteContext,
   options: HistoryPartOptions,
@@ -113,12 +113,22 @@ export async function historyPart(
     try {
       const pageOf = (run: RunRecord, events: number) => () => read(run.run_id, Math.floor(events / 2) - 1);
       const counts = [await pageOf(small, 10)(), await pageOf(mid, 1000)(), await pageOf(large, big)()];
-      const samples = ctx.long ? 15 : 9;
-      const tick = (): void => ctx.progress('runs/history: round');
+      const samples = ctx.long ? 31 : 21;
+      let round = 0;
+      const tick = (): void => {
+        if (++round % 7 === 0) ctx.progress(`runs/history: ${round}/${samples * 2} rounds`);
+      };
       ctx.progress('runs/history: timing middle pages (large vs 10 entries)');
-      const vsSmall = await compare(pageOf(large, big), pageOf(small, 10), { samples, sampleMs: 30, onSample: tick });
+      const vsSmall = await compare(pageOf(large, big), pageOf(small, 10), { samples, sampleMs: 10, onSample: tick });
       ctx.progress('runs/history: timing middle pages (large vs 1,000 entries)');
-      const vsMid = await compare(pageOf(large, big), pageOf(mid, 1000), { samples, sampleMs: 30, onSample: tick });
+      const vsMid = await compare(pageOf(large, big), pageOf(mid, 1000), { samples, sampleMs: 10, onSample: tick });
+      const raw = storePageReader(store);
+      const rawPage = (run: RunRecord, events: number) => () => raw(run.run_id, Math.floor(events / 2) - 1);
+      ctx.progress('runs/history: timing the store query alone (large vs 1,000 entries)');
+      const sqlOnly =
+        custom === undefined
+          ? undefined
+          : await compare(rawPage(large, big), rawPage(mid, 1000), { samples, sampleMs: 10, onSample: tick });
       const bigLabel = `${fmt(big)}-entry run`;
       const figures: Figure[] = [
         {
@@ -141,6 +151,15 @@ export async function historyPart(
           note: `both pages full (${counts[2]} and ${counts[1]} entries): isolates history length from page size`,
         },
       ];
+      if (sqlOnly !== undefined) {
+        figures.push({
+          name: `diagnostic: store.history query alone (no tool layer), ${bigLabel} vs 1,000-entry run`,
+          rimthan: { value: sqlOnly.a.nsPerOp / 1e3, unit: 'µs/page' },
+          baseline: { label: '1,000-entry run', quantity: { value: sqlOnly.b.nsPerOp / 1e3, unit: 'µs/page' } },
+          ratio: { value: sqlOnly.timeRatio, text: `${fmt(sqlOnly.timeRatio)}× (${bigLabel} ÷ 1,000)` },
+          note: `the cursor query under the tool (store.history, limit ${PAGE}), 50 rows each: the tool layer's share is the difference to the row above`,
+        });
+      }
       const notes = [
         `History read through ${label}; runs written with the store's commit, ${PER_COMMIT} entries per commit ` +
           `(${fmt(big + 1010)} entries in ${fmt(writeMs / 1000)} s).`,

@@ -139,8 +139,11 @@ export async function stepsPart(
         `SqliteSaver sets only journal_mode=WAL; read back from its connection: journal_mode=${saverDefault.journalMode}, ` +
         `synchronous=${saverDefault.synchronous} (${defaultSync}) — better-sqlite3 is compiled with ` +
         `SQLITE_DEFAULT_WAL_SYNCHRONOUS=1. ${saverDefault.synchronous === 2 ? 'Same as Rimthan.' : 'That differs from Rimthan, so the headline row sets the saver connection to synchronous=FULL and runs with durability "sync" (each step persisted before the next starts, like Rimthan); the second row is LangGraph as shipped.'}`,
-      `Store writes per run: Rimthan ${writesPerRun.rim} (input, record, seed, claim, fence, ${VERTICES} vertex commits, lease release; ` +
-        `each a transaction, grouped per event-loop turn); LangGraph saver put/putWrites calls ${writesPerRun.lg} (each a transaction).`,
+      `Store writes per run: Rimthan ${writesPerRun.rim} (input, record, seed, claim, fence, ${VERTICES} vertex commits — ` +
+        `the last one completes the run — lease release, and empty claim polls; each its own transaction unless they ` +
+        `meet in one event-loop turn); LangGraph saver put/putWrites calls ${writesPerRun.lg} (each a transaction). ` +
+        `At synchronous=FULL each transaction that writes costs one WAL fsync, so both sides are bound by commits per vertex ` +
+        `(Rimthan ≈1, LangGraph ≈2).`,
       `Rimthan runs ${VERTICES} trivial async vertices through Supervisor (concurrency 4, one run at a time here); supervisor faults: ${rt.faults()}.`,
     ];
     return { figures, notes };

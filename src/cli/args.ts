@@ -23,7 +23,8 @@ export function parseCommand(argv: readonly string[], options: OptionSpec, topic
     });
     return { values, positionals };
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] ?? 'invalid arguments' : 'invalid arguments';
+    const message =
+      error instanceof Error ? (error.message.split('\n')[0] ?? 'invalid arguments') : 'invalid arguments';
     throw new UsageError(message, topic);
   }
 }
@@ -42,7 +43,13 @@ export function stringList(parsed: Parsed, name: string): string[] {
 }
 
 /** A one-of-these option; anything else is a usage error. */
-export function choiceOption<T extends string>(parsed: Parsed, name: string, choices: readonly T[], fallback: T, topic: string): T {
+export function choiceOption<T extends string>(
+  parsed: Parsed,
+  name: string,
+  choices: readonly T[],
+  fallback: T,
+  topic: string,
+): T {
   const value = stringOption(parsed, name);
   if (value === undefined) return fallback;
   if (!(choices as readonly string[]).includes(value)) {

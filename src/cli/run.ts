@@ -45,7 +45,8 @@ export function exitCodeFor(error: unknown, io: CliIo): ExitCode {
     return ExitCode.Failure;
   }
   const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-  const kind = error instanceof Error ? `${error.name}${typeof code === 'string' ? ` (${code})` : ''}` : 'unknown error';
+  const kind =
+    error instanceof Error ? `${error.name}${typeof code === 'string' ? ` (${code})` : ''}` : 'unknown error';
   io.err(`rimthan: unexpected failure: ${kind}`);
   return ExitCode.Failure;
 }

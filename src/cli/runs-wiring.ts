@@ -48,7 +48,10 @@ export async function loadCatalog(module: string | undefined, cwd: string): Prom
   if (isCatalog(loaded['default'])) return loaded['default'];
   const flows = loaded['flows'];
   if (!Array.isArray(flows)) {
-    throw new CommandFailed('flows_unavailable', `--flows module ${module} exports neither \`flows\` nor a default FlowCatalog`);
+    throw new CommandFailed(
+      'flows_unavailable',
+      `--flows module ${module} exports neither \`flows\` nor a default FlowCatalog`,
+    );
   }
   const catalog = new FlowCatalog();
   for (const flow of flows) catalog.register(flow as FlowSpec<never, never>);

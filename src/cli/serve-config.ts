@@ -45,7 +45,10 @@ export function bearerToken(tokenFile: string | undefined, io: CliIo): string | 
     token = fromEnv.trim();
   }
   if (!/^[\x21-\x7e]{16,4096}$/.test(token)) {
-    throw new CommandFailed('invalid_config', 'the bearer token must be 16 to 4096 printable ASCII characters without spaces');
+    throw new CommandFailed(
+      'invalid_config',
+      'the bearer token must be 16 to 4096 printable ASCII characters without spaces',
+    );
   }
   return token;
 }

@@ -88,6 +88,7 @@ export const FailureReason = {
   DeliveryModeNotAllowed: 'delivery_mode_not_allowed',
   ProjectLocalPathMismatch: 'project_local_path_mismatch',
   PathCollision: 'path_collision',
+  ManifestAttestationMismatch: 'manifest_attestation_mismatch',
   // output attestation
   StepMismatch: 'step_mismatch',
   OutputMissing: 'output_missing',

@@ -19,7 +19,8 @@ export function extractBootstrapParagraph(markdown: string): string {
     throw new RimthanError('bootstrap_unavailable', `${BOOTSTRAP_DOCUMENT} has no marked bootstrap paragraph`);
   }
   const text = markdown.slice(begin + BOOTSTRAP_BEGIN.length, end).trim();
-  if (text === '') throw new RimthanError('bootstrap_unavailable', `${BOOTSTRAP_DOCUMENT}: the bootstrap paragraph is empty`);
+  if (text === '')
+    throw new RimthanError('bootstrap_unavailable', `${BOOTSTRAP_DOCUMENT}: the bootstrap paragraph is empty`);
   return text;
 }
 

@@ -63,7 +63,10 @@ export class RequestGuard {
     this.origins = new Set(opts.allowedOrigins.map((o) => o.toLowerCase()));
     if (opts.bearerToken !== undefined) {
       this.tokenDigest = Buffer.from(sha256Hex(opts.bearerToken), 'hex');
-      this.principal = { id: `bearer-${sha256Hex(`rimthan-principal\u0000${opts.bearerToken}`).slice(0, 32)}`, authenticated: true };
+      this.principal = {
+        id: `bearer-${sha256Hex(`rimthan-principal\u0000${opts.bearerToken}`).slice(0, 32)}`,
+        authenticated: true,
+      };
     }
   }
 

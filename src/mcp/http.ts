@@ -109,10 +109,11 @@ export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMe
       return sendJsonError(res, 413, RpcCode.InvalidRequest, message, { Connection: 'close' });
     }
     const parsed = parseStrictJsonBytes(bytes, { maxBytes: opts.maxRequestBytes });
-    if (!parsed.ok) return sendJsonError(res, 400, RpcCode.ParseError, 'parse error: the body is not one strict JSON value');
+    if (!parsed.ok)
+      return sendJsonError(res, 400, RpcCode.ParseError, 'parse error: the body is not one strict JSON value');
 
     const server = await opts.serverFor(principal);
-    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }) // no session id generator: stateless;
+    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }); // no session id generator: stateless;
     try {
       await server.connect(transport);
       const response = await transport.handleRequest(webRequest(req), { parsedBody: parsed.value });

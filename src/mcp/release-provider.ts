@@ -24,7 +24,7 @@ export function storeReleaseProvider(store: RegistryStore, opts: StoreProviderOp
   let lastRefresh = now();
   let lastReason: string | undefined;
   return {
-    async active(): Promise<Release> {
+    active(): Promise<Release> {
       const t = now();
       if (t - lastRefresh >= interval) {
         lastRefresh = t;
@@ -32,11 +32,11 @@ export function storeReleaseProvider(store: RegistryStore, opts: StoreProviderOp
         if (!result.ok && result.reason !== lastReason) opts.onRefreshRefused?.(result.reason);
         lastReason = result.ok ? undefined : result.reason;
       }
-      return channel.current();
+      return Promise.resolve(channel.current());
     },
-    async load(release: string): Promise<Release | undefined> {
+    load(release: string): Promise<Release | undefined> {
       const result = store.read(release);
-      return result.ok ? result.release : undefined;
+      return Promise.resolve(result.ok ? result.release : undefined);
     },
   };
 }

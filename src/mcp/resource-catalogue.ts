@@ -48,27 +48,71 @@ function summaryOf(release: Release): JsonObject {
 
 function* entriesOf(release: Release, extraSchemas: readonly SchemaResource[]): Generator<CatalogueEntry> {
   const r = release.release;
-  yield { uri: registryUri(r, { kind: 'summary' }), name: 'release-summary', title: `Release ${r}`, mimeType: JSON_TYPE, text: canonicalJson(summaryOf(release)) };
-  yield { uri: registryUri(r, { kind: 'manifest' }), name: 'release-manifest', title: `Manifest of ${r}`, mimeType: JSON_TYPE, text: canonicalJson(release.manifest) };
+  yield {
+    uri: registryUri(r, { kind: 'summary' }),
+    name: 'release-summary',
+    title: `Release ${r}`,
+    mimeType: JSON_TYPE,
+    text: canonicalJson(summaryOf(release)),
+  };
+  yield {
+    uri: registryUri(r, { kind: 'manifest' }),
+    name: 'release-manifest',
+    title: `Manifest of ${r}`,
+    mimeType: JSON_TYPE,
+    text: canonicalJson(release.manifest),
+  };
   for (const w of release.workflows) {
     const ref = `${w.id}@${w.version}`;
-    yield { uri: registryUri(r, { kind: 'workflow', workflowId: w.id, version: w.version }), name: `workflow-definition:${ref}`, title: w.title, description: w.description, mimeType: JSON_TYPE, text: canonicalJson(w) };
+    yield {
+      uri: registryUri(r, { kind: 'workflow', workflowId: w.id, version: w.version }),
+      name: `workflow-definition:${ref}`,
+      title: w.title,
+      description: w.description,
+      mimeType: JSON_TYPE,
+      text: canonicalJson(w),
+    };
     for (const step of w.steps) {
-      yield { uri: registryUri(r, { kind: 'step', workflowId: w.id, version: w.version, stepId: step.id }), name: `workflow-step:${ref}/${step.id}`, title: step.title, mimeType: JSON_TYPE, text: canonicalJson(step) };
+      yield {
+        uri: registryUri(r, { kind: 'step', workflowId: w.id, version: w.version, stepId: step.id }),
+        name: `workflow-step:${ref}/${step.id}`,
+        title: step.title,
+        mimeType: JSON_TYPE,
+        text: canonicalJson(step),
+      };
     }
   }
   for (const a of release.assets) {
-    yield { uri: registryUri(r, { kind: 'asset', assetKind: a.kind, assetId: a.id, version: a.version }), name: `workflow-asset:${a.kind}/${a.id}@${a.version}`, title: a.title, description: a.description, mimeType: MARKDOWN_TYPE, text: a.content };
+    yield {
+      uri: registryUri(r, { kind: 'asset', assetKind: a.kind, assetId: a.id, version: a.version }),
+      name: `workflow-asset:${a.kind}/${a.id}@${a.version}`,
+      title: a.title,
+      description: a.description,
+      mimeType: MARKDOWN_TYPE,
+      text: a.content,
+    };
   }
   for (const v of release.validators) {
-    yield { uri: registryUri(r, { kind: 'validator', validatorId: v.id, version: v.version }), name: `validator-definition:${v.id}@${v.version}`, title: v.title, mimeType: JSON_TYPE, text: canonicalJson(v) };
+    yield {
+      uri: registryUri(r, { kind: 'validator', validatorId: v.id, version: v.version }),
+      name: `validator-definition:${v.id}@${v.version}`,
+      title: v.title,
+      mimeType: JSON_TYPE,
+      text: canonicalJson(v),
+    };
   }
   const seen = new Set<string>();
   for (const s of [...release.schemas, ...extraSchemas]) {
     const uri = registryUri(r, { kind: 'schema', schemaId: s.id, version: s.version });
     if (seen.has(uri)) continue; // a release entry wins over a protocol schema of the same id and version
     seen.add(uri);
-    yield { uri, name: `workflow-schema:${s.id}@${s.version}`, title: `${s.id}@${s.version}`, mimeType: SCHEMA_TYPE, text: canonicalJson(s.schema) };
+    yield {
+      uri,
+      name: `workflow-schema:${s.id}@${s.version}`,
+      title: `${s.id}@${s.version}`,
+      mimeType: SCHEMA_TYPE,
+      text: canonicalJson(s.schema),
+    };
   }
 }
 

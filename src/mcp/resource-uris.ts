@@ -66,7 +66,8 @@ function matchPath(s: readonly string[]): RegistryPath | undefined {
   if (s.length === 1 && a === 'manifest') return { kind: 'manifest' };
   if (a === 'workflows' && b !== undefined && c !== undefined) {
     if (s.length === 4 && d === 'definition') return { kind: 'workflow', workflowId: b, version: c };
-    if (s.length === 5 && d === 'steps' && e !== undefined) return { kind: 'step', workflowId: b, version: c, stepId: e };
+    if (s.length === 5 && d === 'steps' && e !== undefined)
+      return { kind: 'step', workflowId: b, version: c, stepId: e };
   }
   if (a === 'assets' && s.length === 5 && b !== undefined && c !== undefined && d !== undefined && e === 'content') {
     return { kind: 'asset', assetKind: b, assetId: c, version: d };
@@ -74,7 +75,8 @@ function matchPath(s: readonly string[]): RegistryPath | undefined {
   if (a === 'validators' && s.length === 3 && b !== undefined && c !== undefined) {
     return { kind: 'validator', validatorId: b, version: c };
   }
-  if (a === 'schemas' && s.length === 3 && b !== undefined && c !== undefined) return { kind: 'schema', schemaId: b, version: c };
+  if (a === 'schemas' && s.length === 3 && b !== undefined && c !== undefined)
+    return { kind: 'schema', schemaId: b, version: c };
   return undefined;
 }
 
@@ -100,7 +102,12 @@ export function resourceTemplates(): ResourceTemplate[] {
   return [
     t('workflow-definition', 'Workflow definition', 'workflows/{workflow_id}/{version}/definition', 'application/json'),
     t('workflow-step', 'Workflow step', 'workflows/{workflow_id}/{version}/steps/{step_id}', 'application/json'),
-    t('workflow-asset-content', 'Workflow asset content', 'assets/{kind}/{asset_id}/{version}/content', 'text/markdown'),
+    t(
+      'workflow-asset-content',
+      'Workflow asset content',
+      'assets/{kind}/{asset_id}/{version}/content',
+      'text/markdown',
+    ),
     t('validator-definition', 'Validator definition', 'validators/{validator_id}/{version}', 'application/json'),
     t('workflow-versioned-schema', 'Versioned JSON Schema', 'schemas/{schema_id}/{version}', 'application/schema+json'),
   ];

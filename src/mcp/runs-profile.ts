@@ -52,7 +52,8 @@ export function createRunsProfileFactory(opts: RunsProfileOptions): RunsProfileF
   function build(sessionId: string): McpProfile {
     const tools = opts.toolsFor(sessionId);
     const known = contractsFor(tools);
-    if (tools.length !== known.size) throw new RimthanError('invalid_tool_contract', 'run tool set changed between sessions');
+    if (tools.length !== known.size)
+      throw new RimthanError('invalid_tool_contract', 'run tool set changed between sessions');
     const entries: ToolEntry[] = tools.map((tool) => {
       const contract = known.get(tool.name);
       if (contract === undefined) throw new RimthanError('invalid_tool_contract', `unexpected run tool ${tool.name}`);

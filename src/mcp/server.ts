@@ -73,7 +73,10 @@ export function createMcpServer(profile: McpProfile): Server {
   if (resources !== undefined) {
     server.setRequestHandler(
       ListResourcesRequestSchema,
-      guarded(profile, 'resources/list', async () => ({ resources: await resources.list(), _meta: privateCacheMeta() })),
+      guarded(profile, 'resources/list', async () => ({
+        resources: await resources.list(),
+        _meta: privateCacheMeta(),
+      })),
     );
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
       resourceTemplates: resources.templates(),

@@ -5,7 +5,17 @@
  * checkpoints survive a process change. The caller is told which source was used, so it can say so on stderr.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fstatSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isJsonObject, KeyRing, parseRetiredKeys, parseStrictJson, RimthanError, sha256Hex } from '../core/index.js';
@@ -45,7 +55,12 @@ function readKeyFile(path: string, retired: Record<string, string>): KeyRing {
   }
   const parsed = parseStrictJson(text, { maxBytes: 4096, maxDepth: 2 });
   const body = parsed.ok ? parsed.value : undefined;
-  if (!isJsonObject(body) || body['format'] !== KEY_FORMAT || typeof body['key_id'] !== 'string' || typeof body['secret'] !== 'string') {
+  if (
+    !isJsonObject(body) ||
+    body['format'] !== KEY_FORMAT ||
+    typeof body['key_id'] !== 'string' ||
+    typeof body['secret'] !== 'string'
+  ) {
     throw new RimthanError('invalid_signing_key', `${path} is not a rimthan signing key file`);
   }
   return new KeyRing({ activeKeyId: body['key_id'], activeSecret: body['secret'], retired });
@@ -56,7 +71,10 @@ function createKeyFile(path: string): boolean {
   const secret = randomBytes(32).toString('base64url');
   const keyId = `local-${sha256Hex(`rimthan-key-id:${secret}`).slice(0, 12)}`;
   const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  writeFileSync(temp, `${JSON.stringify({ format: KEY_FORMAT, key_id: keyId, secret })}\n`, { mode: 0o600, flag: 'wx' });
+  writeFileSync(temp, `${JSON.stringify({ format: KEY_FORMAT, key_id: keyId, secret })}\n`, {
+    mode: 0o600,
+    flag: 'wx',
+  });
   try {
     linkSync(temp, path);
     return true;
@@ -72,9 +90,13 @@ function createKeyFile(path: string): boolean {
  * The key ring for `rimthan serve`: from the environment when RIMTHAN_WORKFLOW_SIGNING_SECRET is set, else from (or
  * newly into) the state directory. Retired keys from RIMTHAN_WORKFLOW_VERIFICATION_KEYS_JSON apply in both cases.
  */
-export function loadSigningSetup(env: Record<string, string | undefined>, stateDir = rimthanStateDirectory(env)): SigningSetup {
+export function loadSigningSetup(
+  env: Record<string, string | undefined>,
+  stateDir = rimthanStateDirectory(env),
+): SigningSetup {
   const secret = env['RIMTHAN_WORKFLOW_SIGNING_SECRET'];
-  if (secret !== undefined && secret !== '') return { ring: KeyRing.fromEnv(env), source: 'environment', created: false };
+  if (secret !== undefined && secret !== '')
+    return { ring: KeyRing.fromEnv(env), source: 'environment', created: false };
   const retired = parseRetiredKeys(env['RIMTHAN_WORKFLOW_VERIFICATION_KEYS_JSON']);
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   if (process.platform !== 'win32') chmodSync(stateDir, 0o700);

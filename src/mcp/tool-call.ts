@@ -21,7 +21,8 @@ export interface ToolFailure {
 }
 
 /** What a profile's handler returns for an expected outcome (it may also throw a RimthanError). */
-export type ToolOutcome = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly error: ToolFailure };
+export type ToolOutcome =
+  { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly error: ToolFailure };
 
 export type ToolHandler = (args: JsonObject) => Promise<ToolOutcome>;
 
@@ -95,12 +96,18 @@ export async function runToolCall(
 ): Promise<CallToolResult> {
   const args = rawArgs === undefined ? {} : rawArgs;
   if (argumentsTooLarge(args, options.maxArgumentBytes)) {
-    return toolErrorResult(tool, { code: INVALID_ARGUMENTS, message: `arguments exceed ${options.maxArgumentBytes} bytes` });
+    return toolErrorResult(tool, {
+      code: INVALID_ARGUMENTS,
+      message: `arguments exceed ${options.maxArgumentBytes} bytes`,
+    });
   }
   const check = tool.checkInput(args);
   if (!check.ok || !isJsonObject(args)) {
     const detail = check.ok ? 'not an object' : schemaIssueText(check.issues);
-    return toolErrorResult(tool, { code: INVALID_ARGUMENTS, message: `arguments do not match the input schema (${detail})` });
+    return toolErrorResult(tool, {
+      code: INVALID_ARGUMENTS,
+      message: `arguments do not match the input schema (${detail})`,
+    });
   }
   let outcome: ToolOutcome;
   try {

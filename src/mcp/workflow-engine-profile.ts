@@ -24,7 +24,10 @@ import type { FaultReporter, ToolOutcome } from './tool-call.js';
 import { compileToolContracts } from './tool-contract.js';
 import { workflowPrompts, workflowResources } from './workflow-resources.js';
 
-type Operation = (engine: GuidedEngine, call: { scoped: Scoped<ReleaseScope>; active: Scoped<ReleaseScope>; args: JsonObject }) => JsonObject;
+type Operation = (
+  engine: GuidedEngine,
+  call: { scoped: Scoped<ReleaseScope>; active: Scoped<ReleaseScope>; args: JsonObject },
+) => JsonObject;
 
 const OPERATIONS: Readonly<Record<GuidedToolName, Operation>> = {
   [GuidedToolName.StartWorkflow]: (engine, { active, args }) => engine.startWorkflow(active.scope, args),
@@ -32,7 +35,8 @@ const OPERATIONS: Readonly<Record<GuidedToolName, Operation>> = {
     args['migration'] === undefined
       ? engine.continueWorkflow(scoped.scope, args)
       : engine.continueWorkflow(scoped.scope, args, active.scope),
-  [GuidedToolName.PrepareStepValidation]: (engine, { scoped, args }) => engine.prepareStepValidation(scoped.scope, args),
+  [GuidedToolName.PrepareStepValidation]: (engine, { scoped, args }) =>
+    engine.prepareStepValidation(scoped.scope, args),
   [GuidedToolName.SubmitStepValidation]: (engine, { scoped, args }) => engine.submitStepValidation(scoped.scope, args),
 };
 
@@ -59,7 +63,10 @@ export function createWorkflowEngineProfile(opts: WorkflowEngineProfileOptions):
   const names = contracts.map((c) => c.name).sort();
   const expected = Object.values(GuidedToolName).sort();
   if (names.length !== expected.length || names.some((n, i) => n !== expected[i])) {
-    throw new RimthanError('invalid_tool_contract', 'the workflow-engine profile must declare exactly the four guided tools');
+    throw new RimthanError(
+      'invalid_tool_contract',
+      'the workflow-engine profile must declare exactly the four guided tools',
+    );
   }
   const engine = createGuidedEngine({ signer: opts.signer, clock: opts.clock ?? systemClock });
   const scopes = new ReleaseScopes<ReleaseScope>(opts.releases, createReleaseScope);
@@ -69,7 +76,8 @@ export function createWorkflowEngineProfile(opts: WorkflowEngineProfileOptions):
     const active = await scopes.active();
     const pinned = name === GuidedToolName.StartWorkflow ? undefined : checkpointRelease(args);
     // A release the store cannot produce is left to the engine, which fails closed on the release mismatch.
-    const scoped = pinned === undefined || pinned === active.release.release ? active : ((await scopes.named(pinned)) ?? active);
+    const scoped =
+      pinned === undefined || pinned === active.release.release ? active : ((await scopes.named(pinned)) ?? active);
     const value = OPERATIONS[name](engine, { scoped, active, args });
     return { ok: true, value };
   }

@@ -41,7 +41,11 @@ function contents(uri: string, mimeType: string, text: string): ReadResourceResu
 }
 
 /** The resource provider over the given releases, catalogues and bootstrap paragraph. */
-export function workflowResources(releases: ReleaseLookup, catalogues: CatalogueCache, bootstrap: string): ResourceProvider {
+export function workflowResources(
+  releases: ReleaseLookup,
+  catalogues: CatalogueCache,
+  bootstrap: string,
+): ResourceProvider {
   const bootstrapResource: Resource = {
     uri: BOOTSTRAP_URI,
     name: 'agent-entrypoint',
@@ -79,7 +83,8 @@ export function workflowPrompts(bootstrap: string): PromptProvider {
   const prompt: Prompt = {
     name: START_WORKFLOW_PROMPT,
     title: 'Start a Rimthan workflow',
-    description: 'Bootstrap instructions for a harness: connect, verify the four workflow tools, and start the research workflow.',
+    description:
+      'Bootstrap instructions for a harness: connect, verify the four workflow tools, and start the research workflow.',
     _meta: privateCacheMeta(),
   };
   return {

@@ -3,7 +3,15 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { canonicalJson, sha256Hex } from '../../src/core/index.js';
 import type { JsonObject, JsonValue } from '../../src/core/index.js';
-import { GuidedError, checkpointRelease, createGuidedEngine, createReleaseScope } from '../../src/guided/index.js';
+import {
+  GuidedError,
+  HOST_CAPABILITY_BITS,
+  VALIDATOR_CAPABILITY_BITS,
+  checkpointRelease,
+  createGuidedEngine,
+  createReleaseScope,
+} from '../../src/guided/index.js';
+import { HostCapability, ValidatorCapability } from '../../src/registry/model.js';
 import { begin, chooseRoute, moved, passStep, proceed, toRouteSelection } from './fixtures/drive.js';
 import type { Position } from './fixtures/drive.js';
 import {
@@ -215,6 +223,11 @@ describe('token kinds, keys and releases', () => {
         session.engine.continueWorkflow(target, { checkpoint: pos.checkpoint, confirmed_state: pos.state });
       assert.equal(checkpointCode(call), 'workflow_checkpoint_error');
     }
+  });
+
+  test('the token codec has a bit for every host and validator capability', () => {
+    assert.deepEqual([...HOST_CAPABILITY_BITS].sort(), Object.values(HostCapability).sort());
+    assert.deepEqual([...VALIDATOR_CAPABILITY_BITS].sort(), Object.values(ValidatorCapability).sort());
   });
 
   test('checkpointRelease reads the pinned release name without verifying, and nothing from junk', () => {

@@ -13,6 +13,7 @@ import {
   outputAttestation,
   policy,
   setupAttestation,
+  workspaceManifest,
 } from './fixtures/harness.js';
 import { WORKFLOW_ID, fixtureRelease } from './fixtures/release.js';
 
@@ -28,17 +29,15 @@ function start(session: Session, host: JsonObject): JsonObject {
 }
 
 function blockers(result: JsonObject): JsonValue[][] {
-  return (result['blockers'] as JsonObject[]).map((b) => [
-    b['code'] as string,
-    (b['capability'] ?? b['path'] ?? null) as JsonValue,
-  ]);
+  return (result['blockers'] as JsonObject[]).map((b) => [b['code'] as string, b['capability'] ?? b['path'] ?? null]);
 }
 
+/** prepare at setup with the workspace manifest a faithful harness writes for `attestation` (unless overridden). */
 function prepareSetup(session: Session, pos: Position, attestation: JsonObject, extra: JsonObject = {}): JsonObject {
   return session.prepare({
     checkpoint: pos.checkpoint,
     confirmed_state: pos.state,
-    artifacts: [],
+    artifacts: artifactsFor(pos.step as JsonObject, { 'workspace-manifest': workspaceManifest(attestation) }),
     repository_policy: policy(),
     validator_capabilities: (pos.checkpoint['host'] as JsonObject)['validator_capabilities'] as JsonValue,
     host_attestation: attestation,
@@ -47,7 +46,7 @@ function prepareSetup(session: Session, pos: Position, attestation: JsonObject, 
 }
 
 function failures(result: JsonObject): JsonValue[][] {
-  return (result['failures'] as JsonObject[]).map((f) => [f['code'] as string, (f['reason'] ?? null) as JsonValue]);
+  return (result['failures'] as JsonObject[]).map((f) => [f['code'] as string, f['reason'] ?? null]);
 }
 
 describe('host adapters', () => {
@@ -158,6 +157,7 @@ describe('host adapters', () => {
       ['repository_policy_conflict', 'research/evidence-log.json'],
       ['repository_policy_conflict', 'research/interview-plan.md'],
       ['repository_policy_conflict', 'research/synthesis.md'],
+      ['repository_policy_conflict', 'research/workspace-manifest.json'],
     ]);
     const claudeDir = hostDeclaration('claude-code', { repository_policy: policy(false, ['.claude']) });
     assert.ok(blockers(start(session, claudeDir)).some(([, p]) => p === '.claude/skills/research-method/SKILL.md'));
@@ -244,6 +244,28 @@ describe('setup attestation binds capabilities and project-local paths', () => {
     }
   });
 
+  test('the workspace manifest must say exactly what the host attestation says', () => {
+    const dynamic = setupAttestation(step, pos.checkpoint, false);
+    const result = session.prepare({
+      checkpoint: pos.checkpoint,
+      confirmed_state: pos.state,
+      artifacts: artifactsFor(step, { 'workspace-manifest': workspaceManifest(dynamic) }),
+      repository_policy: policy(),
+      validator_capabilities: (pos.checkpoint['host'] as JsonObject)['validator_capabilities'] as JsonValue,
+      host_attestation: faithful,
+    });
+    assert.deepEqual(failures(result), [['workspace_manifest_contract_mismatch', 'manifest_attestation_mismatch']]);
+    const missing = session.prepare({
+      checkpoint: pos.checkpoint,
+      confirmed_state: pos.state,
+      artifacts: [],
+      repository_policy: policy(),
+      validator_capabilities: (pos.checkpoint['host'] as JsonObject)['validator_capabilities'] as JsonValue,
+      host_attestation: faithful,
+    });
+    assert.deepEqual(failures(missing), [['missing_artifact', null]]);
+  });
+
   test('project-local delivery is offered only when the host declared project-local-assets', () => {
     const dynamic = new Session(release);
     const result = start(
@@ -312,7 +334,7 @@ describe('setup attestation binds capabilities and project-local paths', () => {
     const none = session.prepare({
       checkpoint: pos.checkpoint,
       confirmed_state: pos.state,
-      artifacts: [],
+      artifacts: artifactsFor(step, { 'workspace-manifest': workspaceManifest(faithful) }),
       repository_policy: policy(),
       validator_capabilities: (pos.checkpoint['host'] as JsonObject)['validator_capabilities'] as JsonValue,
       output_attestation: { step_id: 'setup-workspace', outputs: [] },

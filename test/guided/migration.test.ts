@@ -66,7 +66,7 @@ describe('checkpoint migration', () => {
     );
     assert.equal((preview['checkpoint'] as JsonObject)['token'], pos.checkpoint['token'], 'checkpoint unchanged');
     const impact = preview['migration'] as JsonObject;
-    assert.deepEqual(impact['invalidated_artifacts'], ['evidence-log']);
+    assert.deepEqual(impact['invalidated_artifacts'], ['evidence-log', 'workspace-manifest']);
     assert.deepEqual(impact['invalidated_validators'], ['evidence-check@1.0.0', 'source-check@1.0.0']);
     assert.deepEqual((impact['target'] as JsonObject)['step'], 'setup-workspace');
     assert.equal(impact['confirmed'], false);

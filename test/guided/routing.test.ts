@@ -75,6 +75,7 @@ describe('routing and confirmed state', () => {
   test('a confirmed state change at a gated step re-issues the checkpoint on the same step', () => {
     const session = new Session(scope);
     const pos = chooseRoute(session, toRouteSelection(session), 'desk-research');
+    session.clock.advance(1000);
     const next = confirmed({ ...(pos.state['state'] as JsonObject), decision_owner: 'cto' }, session.clock.iso());
     const result = proceed(session, pos, next);
     assert.equal(result['status'], 'active');
@@ -100,9 +101,11 @@ describe('routing and confirmed state', () => {
       reason(() => proceed(session, pos, invalid)),
       'confirmed_state_schema_failed',
     );
-    const { decision_owner: _owner, ...fewer } = state;
+    const desk = chooseRoute(session, pos, 'desk-research');
+    const { research_route: _route, ...fewer } = desk.state['state'] as JsonObject;
+    const removed = confirmed(fewer, session.clock.iso(), desk.state);
     assert.equal(
-      reason(() => proceed(session, pos, confirmed(fewer, session.clock.iso(), pos.state))),
+      reason(() => proceed(session, desk, removed)),
       'confirmed_state_field_removed',
     );
   });

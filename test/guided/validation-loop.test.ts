@@ -167,6 +167,17 @@ describe('complete stateless validation loop', () => {
     const repaired = JSON.stringify({ sources: [{ title: 'Ops review v2', claim: 'Primary data attached' }] });
     const retry = session.prepare(prepareArgs(pos, { 'evidence-log': repaired }));
     assert.deepEqual(names(retry['validators'] as JsonValue), ['evidence-check', 'source-check']);
+    // A validator that fails on the new inputs loses its old pass receipt.
+    const refailed = session.submit({
+      checkpoint: pos.checkpoint,
+      confirmed_state: pos.state,
+      validation_bundle: retry['validation_bundle'] as JsonObject,
+      reports: reportsFor(retry, pos.checkpoint, { 'evidence-check': { outcome: 'failed', findings: [] } }),
+    });
+    assert.equal(refailed['status'], 'validation_failed');
+    assert.deepEqual(Object.keys((refailed['checkpoint'] as JsonObject)['validators'] as JsonObject), [
+      'source-check@1.0.0',
+    ]);
   });
 
   test('continue never advances a gated step that has not passed validation', () => {
@@ -200,6 +211,7 @@ describe('complete stateless validation loop', () => {
       'decision-record',
       'evidence-log',
       'synthesis',
+      'workspace-manifest',
     ]);
     const finished = proceed(session, { ...pos, checkpoint: last });
     assert.equal(finished['status'], 'completed');

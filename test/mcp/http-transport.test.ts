@@ -20,12 +20,17 @@ interface Reply {
   body: string;
 }
 
-function send(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<Reply> {
+function send(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: opts.method ?? 'POST', headers: opts.headers ?? {} }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
@@ -93,11 +98,20 @@ describe('Streamable HTTP transport', () => {
   });
 
   test('refuses a present Origin that is not allowed with 403, and a foreign Host with 403', async () => {
-    const origin = await send(endpoint.url, { headers: { ...MCP_HEADERS, ...AUTH, Origin: 'https://evil.example' }, body: INITIALIZE });
+    const origin = await send(endpoint.url, {
+      headers: { ...MCP_HEADERS, ...AUTH, Origin: 'https://evil.example' },
+      body: INITIALIZE,
+    });
     assertJsonError(origin, 403);
-    const host = await send(endpoint.url, { headers: { ...MCP_HEADERS, ...AUTH, Host: 'evil.example' }, body: INITIALIZE });
+    const host = await send(endpoint.url, {
+      headers: { ...MCP_HEADERS, ...AUTH, Host: 'evil.example' },
+      body: INITIALIZE,
+    });
     assertJsonError(host, 403);
-    const local = await send(endpoint.url, { headers: { ...MCP_HEADERS, ...AUTH, Origin: 'http://localhost:5173' }, body: INITIALIZE });
+    const local = await send(endpoint.url, {
+      headers: { ...MCP_HEADERS, ...AUTH, Origin: 'http://localhost:5173' },
+      body: INITIALIZE,
+    });
     assert.equal(local.status, 200);
   });
 
@@ -105,7 +119,10 @@ describe('Streamable HTTP transport', () => {
     const missing = await send(endpoint.url, { headers: MCP_HEADERS, body: INITIALIZE });
     assertJsonError(missing, 401);
     assert.match(String(missing.headers['www-authenticate']), /^Bearer /);
-    const wrong = await send(endpoint.url, { headers: { ...MCP_HEADERS, Authorization: `Bearer ${TOKEN}x` }, body: INITIALIZE });
+    const wrong = await send(endpoint.url, {
+      headers: { ...MCP_HEADERS, Authorization: `Bearer ${TOKEN}x` },
+      body: INITIALIZE,
+    });
     assertJsonError(wrong, 401);
     assert.match(String(wrong.headers['www-authenticate']), /invalid_token/);
   });
@@ -132,5 +149,28 @@ describe('Streamable HTTP transport', () => {
   test('a body that is not one strict JSON value is a JSON 400 parse error', async () => {
     const duplicate = '{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"ping"}';
     assertJsonError(await send(endpoint.url, { headers: { ...MCP_HEADERS, ...AUTH }, body: duplicate }), 400);
+  });
+
+  test('the caller is a stable pseudonym of its bearer token, or anonymous without auth', async () => {
+    const seen: string[] = [];
+    const profile = workflowProfile(releases.store);
+    const serverFor = (principal: { id: string }) => {
+      seen.push(principal.id);
+      return createMcpServer(profile);
+    };
+    const open = await startHttpTransport({ port: 0, maxRequestBytes: CAP, serverFor });
+    const closed = await startHttpTransport({ port: 0, maxRequestBytes: CAP, bearerToken: TOKEN, serverFor });
+    try {
+      await send(open.url, { headers: MCP_HEADERS, body: INITIALIZE });
+      await send(closed.url, { headers: { ...MCP_HEADERS, ...AUTH }, body: INITIALIZE });
+      await send(closed.url, { headers: { ...MCP_HEADERS, ...AUTH }, body: INITIALIZE });
+    } finally {
+      await open.close();
+      await closed.close();
+    }
+    assert.equal(seen[0], 'anonymous');
+    assert.match(seen[1] ?? '', /^bearer-[0-9a-f]{32}$/);
+    assert.equal(seen[2], seen[1]);
+    assert.ok(!(seen[1] ?? '').includes(TOKEN));
   });
 });

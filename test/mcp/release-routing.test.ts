@@ -14,7 +14,7 @@ import {
   tempReleaseStore,
   workflowProfile,
 } from './support/connect.js';
-import { Participant } from './support/participant.js';
+import { confirmed, Participant } from './support/participant.js';
 
 describe('release routing', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -25,7 +25,10 @@ describe('release routing', () => {
   async function setup(active: string) {
     const releases = tempReleaseStore(active);
     const conn = await connect(workflowProfile(releases.store));
-    cleanups.push(releases.cleanup, () => conn.close());
+    cleanups.push(
+      () => releases.cleanup(),
+      () => conn.close(),
+    );
     const participant = new Participant((name, args) => callTool(conn.client, name, args));
     return { releases, client: conn.client, participant };
   }
@@ -49,7 +52,9 @@ describe('release routing', () => {
     const { resources } = await client.listResources();
     assert.ok(resources.some((r) => r.uri === `rimthan://registry/${NEW_RELEASE}/summary`));
     assert.ok(!resources.some((r) => r.uri.includes(OLD_RELEASE)), 'the list shows only the active release');
-    const pinned = await client.readResource({ uri: `rimthan://registry/${OLD_RELEASE}/workflows/research-decision/1.1.0/definition` });
+    const pinned = await client.readResource({
+      uri: `rimthan://registry/${OLD_RELEASE}/workflows/research-decision/1.1.0/definition`,
+    });
     assert.equal((JSON.parse((pinned.contents[0] as { text: string }).text) as JsonObject)['version'], '1.1.0');
   });
 
@@ -63,12 +68,23 @@ describe('release routing', () => {
       host: p.host(),
       confirm,
     });
-    const preview = await p.ok('rimthan.continue_workflow', { checkpoint: p.checkpoint as JsonObject, confirmed_state: p.state, migration: migration(false) });
+    const preview = await p.ok('rimthan.continue_workflow', {
+      checkpoint: p.checkpoint as JsonObject,
+      confirmed_state: p.state,
+      migration: migration(false),
+    });
     assert.equal(preview['status'], 'blocked');
     assert.equal(((preview['migration'] as JsonObject)['target'] as JsonObject)['registry_release'], NEW_RELEASE);
     assert.equal(p.checkpoint?.['registry_release'], OLD_RELEASE);
 
-    const moved = await p.ok('rimthan.continue_workflow', { checkpoint: p.checkpoint as JsonObject, confirmed_state: p.state, migration: migration(true) });
+    // Migration needs every target field re-confirmed after the checkpoint.
+    const reconfirmed = confirmed(p.state['state'] as JsonObject);
+    const moved = await p.ok('rimthan.continue_workflow', {
+      checkpoint: p.checkpoint,
+      confirmed_state: p.state,
+      next_confirmed_state: reconfirmed,
+      migration: migration(true),
+    });
     assert.equal(moved['status'], 'active', JSON.stringify(moved['blockers']));
     const checkpoint = moved['checkpoint'] as JsonObject;
     assert.equal(checkpoint['registry_release'], NEW_RELEASE);

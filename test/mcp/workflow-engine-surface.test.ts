@@ -95,7 +95,10 @@ describe('workflow-engine MCP surface', () => {
     const uris = resources.map((r) => r.uri).sort();
     assert.deepEqual(uris, expectedUris(release));
     assert.ok(uris.some((u) => u.includes('/workflows/research-decision/1.2.0/definition')));
-    assert.ok(uris.some((u) => u.endsWith('/schemas/checkpoint-envelope/1.0.0')), 'protocol schemas are served');
+    assert.ok(
+      uris.some((u) => u.endsWith('/schemas/checkpoint-envelope/1.0.0')),
+      'protocol schemas are served',
+    );
     for (const uri of uris) {
       assert.doesNotMatch(uri, /\/modules\/|\/presentation\/|starter|pilot|^rimthan:\/\/schemas\//);
     }
@@ -115,11 +118,19 @@ describe('workflow-engine MCP surface', () => {
 
   test('serves the bootstrap paragraph from the operations document as prompt, resource and instructions', async () => {
     const paragraph = loadBootstrapParagraph();
-    for (const phrase of [...FOUR_TOOLS, '.rimthan/workflow-session.json', 'higher authority', 'separate native subagent']) {
+    for (const phrase of [
+      ...FOUR_TOOLS,
+      '.rimthan/workflow-session.json',
+      'higher authority',
+      'separate native subagent',
+    ]) {
       assert.ok(paragraph.includes(phrase), `bootstrap mentions ${phrase}`);
     }
     const { prompts } = await client.listPrompts();
-    assert.deepEqual(prompts.map((p) => p.name), ['rimthan.start_workflow']);
+    assert.deepEqual(
+      prompts.map((p) => p.name),
+      ['rimthan.start_workflow'],
+    );
     assert.ok((prompts[0]?.description ?? '').length > 0);
     const prompt = await client.getPrompt({ name: 'rimthan.start_workflow' });
     assert.deepEqual(prompt.messages, [{ role: 'user', content: { type: 'text', text: paragraph } }]);
@@ -132,13 +143,18 @@ describe('workflow-engine MCP surface', () => {
   test('serves release entries byte-exact: JSON entries match the manifest digests, assets their own digest', async () => {
     const base = `rimthan://registry/${NEW_RELEASE}`;
     for (const entry of release.manifest.entries.filter((e) => e.type === 'workflow' || e.type === 'validator')) {
-      const path = entry.type === 'workflow' ? `workflows/${entry.key}/${entry.version}/definition` : `validators/${entry.key}/${entry.version}`;
+      const path =
+        entry.type === 'workflow'
+          ? `workflows/${entry.key}/${entry.version}/definition`
+          : `validators/${entry.key}/${entry.version}`;
       const read = await client.readResource({ uri: `${base}/${path}` });
       const text = (read.contents[0] as { text: string }).text;
       assert.equal(sha256Hex(text), entry.sha256, `${path} matches the manifest`);
     }
     for (const asset of release.assets) {
-      const read = await client.readResource({ uri: `${base}/assets/${asset.kind}/${asset.id}/${asset.version}/content` });
+      const read = await client.readResource({
+        uri: `${base}/assets/${asset.kind}/${asset.id}/${asset.version}/content`,
+      });
       assert.equal(sha256Hex((read.contents[0] as { text: string }).text), asset.sha256);
       assert.equal(read.contents[0]?.mimeType, 'text/markdown');
     }
@@ -171,14 +187,20 @@ describe('workflow-engine MCP surface', () => {
     const cases: JsonObject[] = [
       { workflow: 'research', confirmed_state: p.state, host: p.host(), objective: marker },
       { workflow: `Research ${marker}`, confirmed_state: p.state, host: p.host() },
-      { workflow: 'research', confirmed_state: { state: { objective: marker }, confirmations: {}, extra: marker }, host: p.host() },
+      {
+        workflow: 'research',
+        confirmed_state: { state: { objective: marker }, confirmations: {}, extra: marker },
+        host: p.host(),
+      },
     ];
     for (const args of cases) {
       const result = await client.callTool({ name: 'rimthan.start_workflow', arguments: args });
       assert.equal(result.isError, true);
       const text = JSON.stringify(result);
       assert.ok(!text.includes(marker), 'the value is not echoed');
-      const body = JSON.parse((result.content as { text: string }[])[0]?.text ?? '') as { error: { code: string; message: string } };
+      const body = JSON.parse((result.content as { text: string }[])[0]?.text ?? '') as {
+        error: { code: string; message: string };
+      };
       assert.equal(body.error.code, 'invalid_arguments');
       assert.match(body.error.message, /input schema \([a-zA-Z]+ at #/);
     }

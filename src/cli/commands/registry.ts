@@ -28,17 +28,27 @@ function reportProblems(problems: readonly Problem[], io: CliIo, dir: string): n
 }
 
 /** `registry check DIR`. */
-export async function registryCheck(argv: string[], io: CliIo): Promise<void> {
+export function registryCheck(argv: string[], io: CliIo): Promise<void> {
+  return Promise.resolve().then(() => check(argv, io));
+}
+
+function check(argv: string[], io: CliIo): void {
   const parsed = parseCommand(argv, {}, 'registry check');
   const [dir = ''] = positionals(parsed, 1, 'one source folder: rimthan registry check DIR', 'registry check');
   const result = checkSource(resolve(io.cwd, dir));
   if (!result.ok) reportProblems(result.problems, io, dir);
   const r = result.release;
-  io.out(`ok: ${dir} compiles to release ${r.release} (${r.workflows.length} workflow${r.workflows.length === 1 ? '' : 's'}, manifest ${r.manifest_sha256})`);
+  io.out(
+    `ok: ${dir} compiles to release ${r.release} (${r.workflows.length} workflow${r.workflows.length === 1 ? '' : 's'}, manifest ${r.manifest_sha256})`,
+  );
 }
 
 /** `registry build DIR --out FILE`. */
-export async function registryBuild(argv: string[], io: CliIo): Promise<void> {
+export function registryBuild(argv: string[], io: CliIo): Promise<void> {
+  return Promise.resolve().then(() => build(argv, io));
+}
+
+function build(argv: string[], io: CliIo): void {
   const topic = 'registry build';
   const parsed = parseCommand(argv, { out: { type: 'string', short: 'o' } }, topic);
   const [dir = ''] = positionals(parsed, 1, 'one source folder: rimthan registry build DIR --out FILE', topic);
@@ -49,7 +59,10 @@ export async function registryBuild(argv: string[], io: CliIo): Promise<void> {
   const bytes = serializeReleaseFile(result.file);
   const written = createExclusiveFile(resolve(io.cwd, out), bytes);
   if (written === 'differs') {
-    throw new CommandFailed('release_immutable', `${out} already exists with different content (release files are immutable)`);
+    throw new CommandFailed(
+      'release_immutable',
+      `${out} already exists with different content (release files are immutable)`,
+    );
   }
   const verb = written === 'created' ? 'wrote' : 'unchanged:';
   io.err(`rimthan: ${verb} ${out} (release ${result.file.manifest.release}, manifest ${result.file.manifest_sha256})`);
@@ -69,7 +82,8 @@ function releaseFrom(path: string, io: CliIo): Release {
     return result.release;
   }
   const verified = verifyReleaseFile(readFileSync(absolute));
-  if (!verified.ok) throw new CommandFailed('release_invalid', `${path} is not a valid release file (${verified.reason})`);
+  if (!verified.ok)
+    throw new CommandFailed('release_invalid', `${path} is not a valid release file (${verified.reason})`);
   return verified.release;
 }
 
@@ -85,10 +99,19 @@ function selectWorkflows(release: Release, wanted: string | undefined): Workflow
 }
 
 /** `registry graph DIR|FILE [--workflow ID[@VERSION]]`. */
-export async function registryGraph(argv: string[], io: CliIo): Promise<void> {
+export function registryGraph(argv: string[], io: CliIo): Promise<void> {
+  return Promise.resolve().then(() => graph(argv, io));
+}
+
+function graph(argv: string[], io: CliIo): void {
   const topic = 'registry graph';
   const parsed = parseCommand(argv, { workflow: { type: 'string' } }, topic);
-  const [path = ''] = positionals(parsed, 1, 'one source folder or release file: rimthan registry graph DIR|FILE', topic);
+  const [path = ''] = positionals(
+    parsed,
+    1,
+    'one source folder or release file: rimthan registry graph DIR|FILE',
+    topic,
+  );
   const release = releaseFrom(path, io);
   const workflows = selectWorkflows(release, stringOption(parsed, 'workflow'));
   const single = workflows.length === 1;

@@ -68,7 +68,12 @@ export async function runsHistory(argv: string[], io: CliIo): Promise<void> {
   const topic = 'runs history';
   const parsed = parseCommand(
     argv,
-    { ...COMMON, 'after-revision': { type: 'string' }, 'after-event-id': { type: 'string' }, limit: { type: 'string' } },
+    {
+      ...COMMON,
+      'after-revision': { type: 'string' },
+      'after-event-id': { type: 'string' },
+      limit: { type: 'string' },
+    },
     topic,
   );
   const [runId = ''] = positionals(parsed, 1, 'one run id: rimthan runs history RUN_ID', topic);
@@ -88,5 +93,11 @@ export async function runsCancel(argv: string[], io: CliIo): Promise<void> {
   const parsed = parseCommand(argv, { ...COMMON, reason: { type: 'string' } }, topic);
   const [runId = ''] = positionals(parsed, 1, 'one run id: rimthan runs cancel RUN_ID', topic);
   const reason = stringOption(parsed, 'reason');
-  await invoke(parsed, io, RunToolName.RunCancel, reason === undefined ? { run_id: runId } : { run_id: runId, reason }, topic);
+  await invoke(
+    parsed,
+    io,
+    RunToolName.RunCancel,
+    reason === undefined ? { run_id: runId } : { run_id: runId, reason },
+    topic,
+  );
 }

@@ -67,7 +67,8 @@ function workflowEngine(parsed: Parsed, io: CliIo, maxBytes: number): Serving {
   const dir = stringOption(parsed, 'releases');
   const store = dir === undefined ? packagedReleaseStore() : new FolderReleaseStore(resolve(io.cwd, dir));
   const releases = storeReleaseProvider(store, {
-    onRefreshRefused: (reason) => io.err(`rimthan: active release refresh refused (${reason}); still serving the last verified release`),
+    onRefreshRefused: (reason) =>
+      io.err(`rimthan: active release refresh refused (${reason}); still serving the last verified release`),
   });
   const profile = createWorkflowEngineProfile({
     releases,
@@ -75,7 +76,7 @@ function workflowEngine(parsed: Parsed, io: CliIo, maxBytes: number): Serving {
     maxArgumentBytes: maxBytes,
     onFault: stderrFaultReporter(io),
   });
-  return { serverFor: () => createMcpServer(profile), stdioPrincipal: ANONYMOUS, close: async () => undefined };
+  return { serverFor: () => createMcpServer(profile), stdioPrincipal: ANONYMOUS, close: () => Promise.resolve() };
 }
 
 async function runs(parsed: Parsed, io: CliIo, maxBytes: number): Promise<Serving> {
@@ -87,7 +88,11 @@ async function runs(parsed: Parsed, io: CliIo, maxBytes: number): Promise<Servin
     execute: true,
     onFault,
   });
-  const factory = createRunsProfileFactory({ toolsFor: stack.toolsFor, maxArgumentBytes: maxBytes, onFault });
+  const factory = createRunsProfileFactory({
+    toolsFor: (id) => stack.toolsFor(id),
+    maxArgumentBytes: maxBytes,
+    onFault,
+  });
   const session = stringOption(parsed, 'session') ?? `stdio-${randomUUID()}`;
   return {
     serverFor: (principal) => createMcpServer(factory.forSession(principal.id)),
@@ -100,24 +105,38 @@ async function runs(parsed: Parsed, io: CliIo, maxBytes: number): Promise<Servin
 export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   const parsed = parseCommand(argv, OPTIONS, TOPIC);
   if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument: ${parsed.positionals[0] ?? ''}`, TOPIC);
-  const profileName = choiceOption(parsed, 'profile', [ProfileName.WorkflowEngine, ProfileName.Runs], ProfileName.WorkflowEngine, TOPIC);
+  const profileName = choiceOption(
+    parsed,
+    'profile',
+    [ProfileName.WorkflowEngine, ProfileName.Runs],
+    ProfileName.WorkflowEngine,
+    TOPIC,
+  );
   const transport = choiceOption(parsed, 'transport', ['stdio', 'http'] as const, 'stdio', TOPIC);
   const port = intOption(parsed, 'port', 0, 65535, TOPIC) ?? DEFAULT_HTTP_PORT;
-  if (profileName === ProfileName.WorkflowEngine) refuseOptions(parsed, ['store', 'flows', 'session'], 'applies only to --profile runs');
+  if (profileName === ProfileName.WorkflowEngine)
+    refuseOptions(parsed, ['store', 'flows', 'session'], 'applies only to --profile runs');
   else refuseOptions(parsed, ['releases'], 'applies only to --profile workflow-engine');
   if (transport === 'stdio') {
-    refuseOptions(parsed, ['port', 'host', 'token-file', 'allowed-host', 'allowed-origin'], 'applies only to --transport http');
+    refuseOptions(
+      parsed,
+      ['port', 'host', 'token-file', 'allowed-host', 'allowed-origin'],
+      'applies only to --transport http',
+    );
   } else {
     refuseOptions(parsed, ['session'], 'applies only to stdio (over HTTP the session is the authenticated principal)');
   }
   const maxBytes = requestCap(io.env, profileName);
   const token = transport === 'http' ? bearerToken(stringOption(parsed, 'token-file'), io) : undefined;
 
-  const serving = profileName === ProfileName.WorkflowEngine ? workflowEngine(parsed, io, maxBytes) : await runs(parsed, io, maxBytes);
+  const serving =
+    profileName === ProfileName.WorkflowEngine
+      ? workflowEngine(parsed, io, maxBytes)
+      : await runs(parsed, io, maxBytes);
   try {
     if (transport === 'stdio') {
       if (profileName === ProfileName.Runs) io.err(`rimthan: runs session ${serving.stdioPrincipal.id}`);
-      await Promise.race([serveStdio(serving.serverFor(serving.stdioPrincipal)), io.untilStopped()]);
+      await serveStdio(serving.serverFor(serving.stdioPrincipal), io.untilStopped());
       return;
     }
     const host = stringOption(parsed, 'host') ?? '127.0.0.1';
@@ -132,7 +151,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
       serverFor: (principal) => serving.serverFor(principal),
       onFault: (error) => stderrFaultReporter(io)('http', error),
     });
-    io.err(`rimthan: ${profileName} profile listening on ${endpoint.url}${token === undefined ? ' (no bearer token)' : ''}`);
+    io.err(
+      `rimthan: ${profileName} profile listening on ${endpoint.url}${token === undefined ? ' (no bearer token)' : ''}`,
+    );
     if (token === undefined && profileName === ProfileName.Runs) {
       io.err('rimthan: without a bearer token every HTTP caller shares the session "anonymous"');
     }

@@ -3,11 +3,12 @@
  * instruction and input digests, which validators must report), bound to one checkpoint digest and step. Signed as
  * kind `validation-bundle`, so it can never pass as a checkpoint (and the reverse).
  */
-import { SchemaCompiler, canonicalJson, isJsonObject } from '../../core/index.js';
+import { SchemaCompiler, isJsonObject } from '../../core/index.js';
 import type { JsonObject, TokenSigner } from '../../core/index.js';
 import { validationBundleDef } from '../contracts/defs-checkpoint.js';
 import { closedObject } from '../contracts/primitives.js';
 import { checkpointError } from '../errors.js';
+import { sameJson } from './same-json.js';
 import type { VerifiedCheckpoint } from './verify.js';
 
 export const BUNDLE_TOKEN_SCHEMA = 'rimthan.validation-bundle/1';
@@ -46,8 +47,18 @@ const checkBody = new SchemaCompiler().compile(
   }),
 );
 
-function bundleJson(state: BundleState): JsonObject {
-  return JSON.parse(JSON.stringify(state)) as JsonObject;
+function bundleJson(s: BundleState): JsonObject {
+  return {
+    registry_id: s.registry_id,
+    registry_release: s.registry_release,
+    manifest_sha256: s.manifest_sha256,
+    workflow: { id: s.workflow.id, version: s.workflow.version },
+    step_id: s.step_id,
+    checkpoint_sha256: s.checkpoint_sha256,
+    artifacts: { ...s.artifacts },
+    validators: s.validators.map((v) => ({ ...v, input_artifacts: { ...v.input_artifacts } })),
+    issued_at: s.issued_at,
+  };
 }
 
 /** Signs a bundle and returns the object the harness presents back to submit_step_validation. */
@@ -70,13 +81,7 @@ export function verifyBundle(signer: TokenSigner, checkpoint: VerifiedCheckpoint
   if (!verified.ok || !checkBody(verified.body).ok) throw checkpointError();
   const { schema: _schema, token_kind: _kind, ...visible } = verified.body;
   const { validation_token: _token, ...presentedVisible } = presented;
-  let same = false;
-  try {
-    same = canonicalJson(visible) === canonicalJson(presentedVisible);
-  } catch {
-    same = false;
-  }
-  if (!same) throw checkpointError();
+  if (!sameJson(visible, presentedVisible)) throw checkpointError();
   const { key_id: _keyId, ...rest } = visible;
   const state = rest as unknown as BundleState;
   const c = checkpoint.state;

@@ -6,7 +6,7 @@
  *   - each capability set as a bitmask over a frozen, append-only order owned here.
  * Decoding is strict (closed schema, canonical base64url, no unknown mask bits) and yields the envelope form.
  */
-import { SchemaCompiler } from '../../core/index.js';
+import { RimthanError, SchemaCompiler } from '../../core/index.js';
 import type { JsonObject } from '../../core/index.js';
 import type { HostCapability, ValidatorCapability } from '../../registry/model.js';
 import {
@@ -84,7 +84,11 @@ function toHex(b64: string): string | undefined {
 }
 
 function toMask<T extends string>(values: readonly T[], order: readonly T[]): number {
-  return values.reduce((m, v) => m | (1 << order.indexOf(v)), 0);
+  return values.reduce((m, v) => {
+    const bit = order.indexOf(v);
+    if (bit < 0) throw new RimthanError('invalid_capability', 'a capability has no bit in the checkpoint codec');
+    return m | (1 << bit);
+  }, 0);
 }
 
 function fromMask<T extends string>(m: number, order: readonly T[]): T[] {

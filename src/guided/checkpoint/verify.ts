@@ -1,14 +1,15 @@
 /**
  * Checkpoint verification, fail closed: signature (key ring, constant time) → strict decoding of the compact body →
  * the envelope equals the signed state → the body agrees with the pinned release (identity, manifest digest, workflow, step,
- * host binding, receipt keys). Any failure is the one generic workflow_checkpoint_error.
+ * pinned host adapter, receipt keys). Any failure is the one generic workflow_checkpoint_error.
  */
-import { canonicalJson, isJsonObject, sha256Hex } from '../../core/index.js';
-import type { JsonObject, JsonValue, TokenSigner } from '../../core/index.js';
+import { isJsonObject, sha256Hex } from '../../core/index.js';
+import type { JsonObject, TokenSigner } from '../../core/index.js';
 import type { StepDefinition } from '../../registry/model.js';
 import { checkpointError } from '../errors.js';
 import type { ReleaseScope, WorkflowIndex } from '../scope.js';
 import { decodeCheckpointBody } from './codec.js';
+import { sameJson } from './same-json.js';
 import { stateJson } from './state.js';
 import type { CheckpointState, IssuedCheckpoint } from './state.js';
 
@@ -16,19 +17,6 @@ import type { CheckpointState, IssuedCheckpoint } from './state.js';
 export interface VerifiedCheckpoint extends IssuedCheckpoint {
   readonly index: WorkflowIndex;
   readonly step: StepDefinition;
-}
-
-function sortedUnique(values: readonly string[]): boolean {
-  for (let i = 1; i < values.length; i++) if ((values[i - 1] as string) >= (values[i] as string)) return false;
-  return true;
-}
-
-function sameJson(a: JsonValue, b: JsonValue): boolean {
-  try {
-    return canonicalJson(a) === canonicalJson(b);
-  } catch {
-    return false;
-  }
 }
 
 /** True when the body agrees with the pinned release in every identity it names. */
@@ -42,11 +30,9 @@ function agreesWithScope(state: CheckpointState, scope: ReleaseScope): WorkflowI
   if (pinned === undefined || pinned.id !== state.host.adapter_id || pinned.version !== state.host.adapter_version) {
     return undefined;
   }
-  if (!sortedUnique(state.host.host_capabilities) || !sortedUnique(state.host.validator_capabilities)) return undefined;
   if (Object.keys(state.artifacts).some((id) => !index.artifacts.has(id))) return undefined;
   if (Object.keys(state.validators).some((key) => !index.validatorKeys.has(key))) return undefined;
-  if (Number.isNaN(Date.parse(state.issued_at))) return undefined;
-  return index;
+  return Number.isNaN(Date.parse(state.issued_at)) ? undefined : index;
 }
 
 /**

@@ -97,8 +97,15 @@ export const GUIDED_TOOL_CONTRACTS: readonly GuidedToolContract[] = Object.freez
   ),
 ]);
 
+/** A versioned schema document served at rimthan://registry/{release}/schemas/{id}/{version}. */
+export interface GuidedSchemaResource {
+  readonly id: string;
+  readonly version: string;
+  readonly schema: JsonObject;
+}
+
 /** Every tool input/output schema and every shared shape, as versioned documents (the same objects the tools embed). */
-export const GUIDED_SCHEMA_RESOURCES: readonly PublishedSchema[] = Object.freeze(
+export const GUIDED_SCHEMA_RESOURCES: readonly GuidedSchemaResource[] = Object.freeze(
   [
     startInput,
     startOutput,
@@ -109,8 +116,7 @@ export const GUIDED_SCHEMA_RESOURCES: readonly PublishedSchema[] = Object.freeze
     submitInput,
     submitOutput,
     ...SHARED_DEFS,
-  ].map((p) => ({ id: p.id, version: p.version, schema: p.schema, shape: p.shape })),
+  ].map((p) => ({ id: p.id, version: p.version, schema: p.schema })),
 );
 
-export type { PublishedSchema } from './published.js';
 export { CONTRACT_VERSION } from './published.js';

@@ -48,6 +48,7 @@ function result(
   };
 }
 
+/** rimthan.continue_workflow (and, with `migration`, explicit release migration). */
 export function continueWorkflow(
   deps: GuidedEngineDeps,
   scope: ReleaseScope,

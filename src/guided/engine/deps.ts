@@ -1,4 +1,4 @@
-import type { Clock, JsonObject, TokenSigner } from '../../core/index.js';
+import type { Clock, JsonObject, JsonValue, TokenSigner } from '../../core/index.js';
 import type { Blocker, Failure } from '../outcomes.js';
 
 /** What the engine is given: the only ways it signs tokens and learns the time. */
@@ -10,7 +10,7 @@ export interface GuidedEngineDeps {
 /** A blocker or failure as a JSON object (absent optional fields omitted). */
 export function outcomeJson(outcome: Blocker | Failure): JsonObject {
   const out: JsonObject = {};
-  for (const [key, value] of Object.entries(outcome)) {
+  for (const [key, value] of Object.entries(outcome) as [string, JsonValue | undefined][]) {
     if (value !== undefined) out[key] = typeof value === 'object' ? { ...value } : value;
   }
   return out;

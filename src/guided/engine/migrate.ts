@@ -5,6 +5,7 @@
  * validator receipt as invalidated. Unconfirmed → blocked with migration_confirmation_required; confirmed → restart at
  * setup-workspace in the target release, the new checkpoint's parent being the old checkpoint's digest.
  */
+import { RimthanError } from '../../core/index.js';
 import type { JsonObject } from '../../core/index.js';
 import { issueCheckpoint } from '../checkpoint/issue.js';
 import { envelopeJson } from '../checkpoint/state.js';
@@ -28,6 +29,7 @@ interface MigrationRequest {
   readonly confirm: boolean;
 }
 
+/** Previews a migration (blocked until confirmed) or restarts the workflow at setup-workspace in the target release. */
 export function migrateWorkflow(
   deps: GuidedEngineDeps,
   current: VerifiedCheckpoint,
@@ -117,7 +119,7 @@ export function migrateWorkflow(
     issued_at: deps.clock.now().toISOString(),
   });
   const setup = index.steps.get(index.workflow.start_step);
-  if (setup === undefined) throw protocolError(ProtocolReason.UnknownWorkflow, 'the target workflow has no start step');
+  if (setup === undefined) throw new RimthanError('invalid_release', 'the target workflow has no start step');
   return {
     status: ProgressStatus.Active,
     checkpoint: envelopeJson(restarted),

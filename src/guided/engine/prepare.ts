@@ -16,6 +16,7 @@ import { sameSet } from '../host/declaration.js';
 import { policyConflicts } from '../host/repository-policy.js';
 import { attestedPaths, checkHostAttestation } from '../host/setup-attestation.js';
 import type { HostAttestation } from '../host/setup-attestation.js';
+import { WORKSPACE_MANIFEST_ARTIFACT, checkWorkspaceManifest } from '../host/workspace-manifest.js';
 import type { Failure } from '../outcomes.js';
 import { refKey } from '../scope.js';
 import type { ReleaseScope } from '../scope.js';
@@ -42,6 +43,7 @@ function stepValidators(scope: ReleaseScope, step: StepDefinition): { v: Validat
   });
 }
 
+/** rimthan.prepare_step_validation: every deterministic failure, or a signed bundle and the validators to run. */
 export function prepareStepValidation(deps: GuidedEngineDeps, scope: ReleaseScope, args: JsonObject): JsonObject {
   const current = verifyCheckpoint(deps.signer, scope, args['checkpoint']);
   requirePriorState(projectionOf(args['confirmed_state']), current.state.confirmed_state_sha256);
@@ -78,7 +80,8 @@ export function prepareStepValidation(deps: GuidedEngineDeps, scope: ReleaseScop
     }
   }
 
-  const artifacts = checkArtifacts(scope, step, args['artifacts'] as unknown as SubmittedArtifact[]);
+  const submitted = args['artifacts'] as unknown as SubmittedArtifact[];
+  const artifacts = checkArtifacts(scope, step, submitted);
   failures.push(...artifacts.failures);
   const prior = current.state.artifacts;
   for (const input of step.inputs) {
@@ -90,7 +93,13 @@ export function prepareStepValidation(deps: GuidedEngineDeps, scope: ReleaseScop
   if (isSetup) {
     if (outputAttestation !== undefined) failures.push({ code: FailureCode.OutputAttestationNotAllowed });
     if (hostAttestation === undefined) failures.push({ code: FailureCode.HostAttestationRequired });
-    else failures.push(...checkHostAttestation(scope, index, binding, boundAdapter(scope, binding), hostAttestation));
+    else {
+      failures.push(...checkHostAttestation(scope, index, binding, boundAdapter(scope, binding), hostAttestation));
+      const manifest = submitted.find((a) => a.artifact_id === WORKSPACE_MANIFEST_ARTIFACT);
+      if (manifest !== undefined && artifacts.receipts[WORKSPACE_MANIFEST_ARTIFACT] !== undefined) {
+        failures.push(...checkWorkspaceManifest(manifest.content, hostAttestation));
+      }
+    }
   } else {
     if (hostAttestation !== undefined) failures.push({ code: FailureCode.HostAttestationNotAllowed });
     if (outputAttestation !== undefined) {

@@ -2,6 +2,7 @@
  * rimthan.start_workflow: select the workflow (ID or alias; newest version unless one is named), validate the initial
  * confirmed state and its confirmations, bind the host to the pinned adapter, then issue sequence 1 at setup-workspace.
  */
+import { RimthanError } from '../../core/index.js';
 import type { JsonObject } from '../../core/index.js';
 import { envelopeJson } from '../checkpoint/state.js';
 import { issueCheckpoint } from '../checkpoint/issue.js';
@@ -28,6 +29,7 @@ export function selectWorkflow(scope: ReleaseScope, workflow: string, version: s
   return exact;
 }
 
+/** rimthan.start_workflow: `active` at setup-workspace with sequence 1, or `blocked` with every blocker. */
 export function startWorkflow(deps: GuidedEngineDeps, scope: ReleaseScope, args: JsonObject): JsonObject {
   const versionArg = args['workflow_version'];
   const index = selectWorkflow(
@@ -61,7 +63,7 @@ export function startWorkflow(deps: GuidedEngineDeps, scope: ReleaseScope, args:
     issued_at: now.toISOString(),
   });
   const step = index.steps.get(index.workflow.start_step);
-  if (step === undefined) throw protocolError(ProtocolReason.UnknownWorkflow, 'the workflow has no start step');
+  if (step === undefined) throw new RimthanError('invalid_release', 'the workflow has no start step');
   return {
     status: ProgressStatus.Active,
     checkpoint: envelopeJson(checkpoint),

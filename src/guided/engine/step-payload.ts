@@ -3,6 +3,7 @@
  * contracts (setup-workspace carries every host asset of the workflow), the selected host adapter, validator payloads,
  * output declarations with schema digests, and the resource URIs behind all of them.
  */
+import { RimthanError } from '../../core/index.js';
 import type { JsonObject } from '../../core/index.js';
 import type { AssetEntry, StepDefinition } from '../../registry/model.js';
 import type { HostBinding } from '../checkpoint/state.js';
@@ -11,6 +12,10 @@ import type { SelectedAdapter } from '../host/adapter.js';
 import { hostAssetDelivery } from '../host/delivery.js';
 import type { ReleaseScope, WorkflowIndex } from '../scope.js';
 import { resourceUri } from '../uris.js';
+
+function invalidRelease(message: string): RimthanError {
+  return new RimthanError('invalid_release', message);
+}
 
 function json<T>(value: T): JsonObject {
   return JSON.parse(JSON.stringify(value)) as JsonObject;
@@ -67,47 +72,44 @@ export function stepPayload(
     resourceUri.asset(release, 'host-adapter', adapter.asset.id, adapter.asset.version),
   ]);
   const instruction = scope.asset('instruction', step.instruction.id, step.instruction.version);
-  if (instruction === undefined) throw checkpointError();
+  if (instruction === undefined) throw invalidRelease('a step names an instruction the release lacks');
   resources.add(resourceUri.asset(release, 'instruction', instruction.id, instruction.version));
 
   const refs = step.id === wf.start_step ? index.hostAssets : step.host_assets;
-  const hostAssets = refs.flatMap((ref) => {
+  const hostAssets = refs.map((ref) => {
     const delivery = hostAssetDelivery(scope, binding, adapter.contract, ref);
-    if (delivery === undefined) return [];
     const a = delivery.asset;
     resources.add(resourceUri.asset(release, a.kind, a.id, a.version));
-    return [
-      {
-        ...assetPayload(release, a),
-        kind: ref.kind,
-        description: a.description,
-        delivery_modes: [...delivery.modes],
-        project_local: delivery.projectLocal === undefined ? null : { ...delivery.projectLocal },
-      },
-    ];
+    return {
+      ...assetPayload(release, a),
+      kind: ref.kind,
+      description: a.description,
+      delivery_modes: [...delivery.modes],
+      project_local: delivery.projectLocal === undefined ? null : { ...delivery.projectLocal },
+    };
   });
 
-  const validators = step.validators.flatMap((ref) => {
+  const validators = step.validators.map((ref) => {
     const v = scope.validator(ref.id, ref.version);
     const brief = v === undefined ? undefined : scope.asset('validator-brief', v.brief.id, v.brief.version);
     const instructionSha256 = scope.instructionSha256(ref.id, ref.version);
-    if (v === undefined || brief === undefined || instructionSha256 === undefined) return [];
+    if (v === undefined || brief === undefined || instructionSha256 === undefined) {
+      throw invalidRelease('a step names a validator (or brief) the release lacks');
+    }
     const uri = resourceUri.validator(release, v.id, v.version);
     resources.add(uri);
     resources.add(resourceUri.asset(release, brief.kind, brief.id, brief.version));
-    return [
-      {
-        validator_id: v.id,
-        validator_version: v.version,
-        title: v.title,
-        required: v.required,
-        required_capabilities: [...v.required_capabilities],
-        input_artifacts: [...v.input_artifacts],
-        instruction_sha256: instructionSha256,
-        uri,
-        brief: assetPayload(release, brief),
-      },
-    ];
+    return {
+      validator_id: v.id,
+      validator_version: v.version,
+      title: v.title,
+      required: v.required,
+      required_capabilities: [...v.required_capabilities],
+      input_artifacts: [...v.input_artifacts],
+      instruction_sha256: instructionSha256,
+      uri,
+      brief: assetPayload(release, brief),
+    };
   });
 
   const outputs = step.outputs.map((o) => {

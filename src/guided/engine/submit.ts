@@ -36,6 +36,7 @@ function result(
   };
 }
 
+/** rimthan.submit_step_validation: `validation_failed` on the same step, or `advanced` / `input_required` / `completed`. */
 export function submitStepValidation(deps: GuidedEngineDeps, scope: ReleaseScope, args: JsonObject): JsonObject {
   const current = verifyCheckpoint(deps.signer, scope, args['checkpoint']);
   const projection = projectionOf(args['confirmed_state']);

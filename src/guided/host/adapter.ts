@@ -78,7 +78,7 @@ export function plannedWrites(
   const paths = [...index.artifacts.values()].map((a) => a.declaration.path);
   if (binding !== undefined && contract !== undefined) {
     for (const ref of index.hostAssets) {
-      const file = hostAssetDelivery(scope, binding, contract, ref)?.projectLocal;
+      const file = hostAssetDelivery(scope, binding, contract, ref).projectLocal;
       if (file !== undefined) paths.push(file.path);
     }
   }
@@ -106,7 +106,7 @@ export function checkHost(scope: ReleaseScope, index: WorkflowIndex, host: HostD
   if (binding !== undefined && adapter !== undefined) {
     for (const ref of index.hostAssets) {
       const delivery = hostAssetDelivery(scope, binding, adapter.contract, ref);
-      if (delivery !== undefined && delivery.modes.length === 0) {
+      if (delivery.modes.length === 0) {
         // The adapter allows only project-local delivery for this kind and the host cannot do it: fail closed.
         blockers.push({ code: BlockerCode.MissingHostCapability, capability: 'project-local-assets' });
         break;

@@ -4,7 +4,7 @@
  * `project-local-assets`, and the harness has a file format for the kind. The attested digest is the digest of what
  * is delivered: the asset content (dynamic) or the rendered host-format file (project-local).
  */
-import { sha256Hex } from '../../core/index.js';
+import { RimthanError, sha256Hex } from '../../core/index.js';
 import type { AdapterContract, AssetEntry, DeliveryMode, HostAssetKind } from '../../registry/model.js';
 import type { HostBinding } from '../checkpoint/state.js';
 import type { ReleaseScope } from '../scope.js';
@@ -23,15 +23,15 @@ export interface HostAssetDelivery {
   readonly projectLocal: ProjectLocalFile | undefined;
 }
 
-/** Delivery contract for one host asset, or undefined when the release lacks the asset. */
+/** Delivery contract for one host asset (a release lacking a referenced asset is a fault: verified releases never do). */
 export function hostAssetDelivery(
   scope: ReleaseScope,
   binding: HostBinding,
   contract: AdapterContract,
   ref: { kind: HostAssetKind; id: string; version: string },
-): HostAssetDelivery | undefined {
+): HostAssetDelivery {
   const asset = scope.asset(ref.kind, ref.id, ref.version);
-  if (asset === undefined) return undefined;
+  if (asset === undefined) throw new RimthanError('invalid_release', 'a step names a host asset the release lacks');
   const listed = contract.delivery[ref.kind] ?? [];
   const template = contract.project_local_paths[ref.kind];
   let projectLocal: ProjectLocalFile | undefined;

@@ -75,7 +75,7 @@ export function checkHostAttestation(
   >();
   for (const ref of index.hostAssets) {
     const delivery = hostAssetDelivery(scope, binding, adapter.contract, ref);
-    if (delivery !== undefined) expected.set(`${ref.kind}/${ref.id}@${ref.version}`, { kind: ref.kind, delivery });
+    expected.set(`${ref.kind}/${ref.id}@${ref.version}`, { kind: ref.kind, delivery });
   }
   const a = adapter.asset;
   expected.set(`host-adapter/${a.id}@${a.version}`, {

@@ -26,6 +26,7 @@ function escapeChar(ch: string, multiline: boolean): string {
   return code < 0x20 || code === 0x7f ? hex4(code) : ch;
 }
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point: TOML forbids them raw.
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\u007f]/g;
 
 /** A TOML basic string: `"..."` with quotes, backslashes and control characters escaped. */

@@ -70,7 +70,11 @@ export function valueOf(result: unknown): JsonObject {
 }
 
 /** Calls a tool through the SDK client: whether it was a tool error, and its JSON value. */
-export async function callTool(client: Client, name: string, args: JsonObject): Promise<{ isError: boolean; value: JsonObject }> {
+export async function callTool(
+  client: Client,
+  name: string,
+  args: JsonObject,
+): Promise<{ isError: boolean; value: JsonObject }> {
   const result = await client.callTool({ name, arguments: args });
   return { isError: result.isError === true, value: valueOf(result) };
 }

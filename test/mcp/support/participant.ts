@@ -14,7 +14,15 @@ export interface CallOutcome {
 }
 export type Caller = (name: string, args: JsonObject) => Promise<CallOutcome>;
 
-const HOST_CAPABILITIES = ['mcp.tools', 'mcp.resources', 'mcp.prompts', 'native-subagents', 'scoped-inputs', 'read-only-capabilities', 'structured-reports'];
+const HOST_CAPABILITIES = [
+  'mcp.tools',
+  'mcp.resources',
+  'mcp.prompts',
+  'native-subagents',
+  'scoped-inputs',
+  'read-only-capabilities',
+  'structured-reports',
+];
 const VALIDATOR_CAPABILITIES = ['workspace.read', 'web.read'];
 export const OBJECTIVE = 'Pick the queue for billing events before the Q1 migration';
 
@@ -27,7 +35,8 @@ export function confirmed(state: JsonObject, previous?: JsonObject): JsonObject 
   const confirmations: JsonObject = {};
   for (const field of Object.keys(state)) {
     const same = JSON.stringify(prevState[field]) === JSON.stringify(state[field]);
-    confirmations[field] = same && prevConf[field] !== undefined ? prevConf[field] : { confirmed_by: 'participant', confirmed_at: now() };
+    confirmations[field] =
+      same && prevConf[field] !== undefined ? prevConf[field] : { confirmed_by: 'participant', confirmed_at: now() };
   }
   return { state: { ...state }, confirmations };
 }
@@ -70,7 +79,11 @@ export class Participant {
   }
 
   async start(workflow = 'research'): Promise<JsonObject> {
-    const result = await this.ok('rimthan.start_workflow', { workflow, confirmed_state: this.state, host: this.host() });
+    const result = await this.ok('rimthan.start_workflow', {
+      workflow,
+      confirmed_state: this.state,
+      host: this.host(),
+    });
     assert.equal(result['status'], 'active', JSON.stringify(result['blockers']));
     return this.moved(result);
   }
@@ -96,7 +109,11 @@ export class Participant {
       sha256: a['sha256'] as string,
       delivery: 'dynamic-context',
     }));
-    const manifest = { harness: 'claude-code', adapter: { id: adapter['id'] as string, version: adapter['version'] as string }, delivered_assets: delivered };
+    const manifest = {
+      harness: 'claude-code',
+      adapter: { id: adapter['id'] as string, version: adapter['version'] as string },
+      delivered_assets: delivered,
+    };
     const artifacts = this.artifacts(step, { 'workspace-manifest': JSON.stringify(manifest) });
     const host = this.checkpoint?.['host'] as JsonObject;
     const attestation = {
@@ -105,8 +122,22 @@ export class Participant {
       host_capabilities: host['host_capabilities'] as JsonValue,
       validator_capabilities: host['validator_capabilities'] as JsonValue,
       assets: [
-        ...delivered.map((d) => ({ kind: d.kind, asset_id: d.id, version: d.version, sha256: d.sha256, delivery: d.delivery, path: null })),
-        { kind: 'host-adapter', asset_id: adapter['id'] as string, version: adapter['version'] as string, sha256: adapter['sha256'] as string, delivery: 'dynamic-context', path: null },
+        ...delivered.map((d) => ({
+          kind: d.kind,
+          asset_id: d.id,
+          version: d.version,
+          sha256: d.sha256,
+          delivery: d.delivery,
+          path: null,
+        })),
+        {
+          kind: 'host-adapter',
+          asset_id: adapter['id'] as string,
+          version: adapter['version'] as string,
+          sha256: adapter['sha256'] as string,
+          delivery: 'dynamic-context',
+          path: null,
+        },
       ],
     };
     return { artifacts, attestation };

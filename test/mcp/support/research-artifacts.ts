@@ -56,7 +56,8 @@ export const EVIDENCE_TABLE: JsonObject = {
   gaps: ['Behaviour under a broker failover was not measured.'],
 };
 
-export const DESK_FINDINGS = '# Desk findings\n\nKafka meets the ordering criterion (C1); RabbitMQ is cheaper to run (C2).\n';
+export const DESK_FINDINGS =
+  '# Desk findings\n\nKafka meets the ordering criterion (C1); RabbitMQ is cheaper to run (C2).\n';
 
 export const DECISION_RECORD =
   '# Decision record\n\nAdopt Kafka for billing events, keyed by account, because ordering is a must-have (C1).\n';

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { checkSchemaDocument } from '../../src/core/index.js';
+import type { JsonObject, JsonValue } from '../../src/core/index.js';
+import { GUIDED_SCHEMA_RESOURCES, GUIDED_TOOL_CONTRACTS } from '../../src/guided/index.js';
+
+/** Every sub-schema of a schema document, with its JSON pointer. */
+function* subschemas(schema: JsonValue, path = '#'): Generator<[string, JsonObject]> {
+  if (Array.isArray(schema)) {
+    for (const [i, item] of schema.entries()) yield* subschemas(item, `${path}/${i}`);
+    return;
+  }
+  if (schema === null || typeof schema !== 'object') return;
+  yield [path, schema];
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'enum' || key === 'const' || key === 'required') continue;
+    if (key === 'properties' || key === '$defs') {
+      for (const [name, child] of Object.entries(value as JsonObject))
+        yield* subschemas(child, `${path}/${key}/${name}`);
+    } else if (typeof value === 'object') {
+      yield* subschemas(value, `${path}/${key}`);
+    }
+  }
+}
+
+describe('guided tool contracts', () => {
+  test('exactly the four tools, read-only, closed-world, with object roots', () => {
+    assert.deepEqual(
+      GUIDED_TOOL_CONTRACTS.map((c) => c.name),
+      [
+        'rimthan.start_workflow',
+        'rimthan.continue_workflow',
+        'rimthan.prepare_step_validation',
+        'rimthan.submit_step_validation',
+      ],
+    );
+    for (const c of GUIDED_TOOL_CONTRACTS) {
+      assert.ok(c.title.length > 0 && c.description.length > 0);
+      assert.equal(c.inputSchema['type'], 'object');
+      assert.equal(c.outputSchema['type'], 'object');
+      assert.equal(c.annotations.readOnlyHint, true);
+      assert.equal(c.annotations.destructiveHint, false);
+      assert.equal(c.annotations.openWorldHint, false);
+    }
+    assert.deepEqual(
+      GUIDED_TOOL_CONTRACTS.map((c) => c.annotations.idempotentHint),
+      [false, false, true, false],
+    );
+  });
+
+  test('every contract schema passes the 2020-12 meta-schema and compiles in strict mode', () => {
+    for (const c of GUIDED_TOOL_CONTRACTS) {
+      assert.deepEqual(checkSchemaDocument(c.inputSchema), { ok: true }, `${c.name} input`);
+      assert.deepEqual(checkSchemaDocument(c.outputSchema), { ok: true }, `${c.name} output`);
+    }
+    for (const r of GUIDED_SCHEMA_RESOURCES) assert.deepEqual(checkSchemaDocument(r.schema), { ok: true }, r.id);
+  });
+
+  test('every object is closed and every string, array and map is bounded', () => {
+    for (const c of GUIDED_TOOL_CONTRACTS) {
+      for (const schema of [c.inputSchema, c.outputSchema]) {
+        for (const [path, s] of subschemas(schema)) {
+          const where = `${c.name} ${path}`;
+          if (s['type'] === 'object') {
+            if (s['properties'] !== undefined) assert.equal(s['additionalProperties'], false, `${where} is closed`);
+            else assert.equal(typeof s['maxProperties'], 'number', `${where} map is bounded`);
+          }
+          if (s['type'] === 'string' && s['enum'] === undefined) {
+            assert.equal(typeof s['maxLength'], 'number', `${where} string is bounded`);
+          }
+          if (s['type'] === 'array') assert.equal(typeof s['maxItems'], 'number', `${where} array is bounded`);
+        }
+      }
+    }
+  });
+
+  test('every tool schema and shared shape is published once, and the tools embed the same objects', () => {
+    const ids = GUIDED_SCHEMA_RESOURCES.map((r) => `${r.id}@${r.version}`);
+    assert.equal(new Set(ids).size, ids.length);
+    const byId = new Map(GUIDED_SCHEMA_RESOURCES.map((r) => [r.id, r.schema]));
+    for (const name of ['start-workflow', 'continue-workflow', 'prepare-step-validation', 'submit-step-validation']) {
+      const contract = GUIDED_TOOL_CONTRACTS.find((c) => c.name === `rimthan.${name.replaceAll('-', '_')}`);
+      assert.equal(byId.get(`rimthan.${name}.input`), contract?.inputSchema);
+      assert.equal(byId.get(`rimthan.${name}.output`), contract?.outputSchema);
+    }
+    for (const c of GUIDED_TOOL_CONTRACTS) {
+      for (const schema of [c.inputSchema, c.outputSchema]) {
+        for (const [name, def] of Object.entries(schema['$defs'] as JsonObject)) {
+          assert.equal(byId.get(name), def, `${c.name} embeds the published ${name}`);
+        }
+      }
+    }
+    for (const shared of [
+      'checkpoint-envelope',
+      'confirmed-state-projection',
+      'host-declaration',
+      'artifact',
+      'host-attestation',
+      'output-attestation',
+      'validation-bundle',
+      'validator-report',
+    ]) {
+      assert.ok(byId.has(shared), shared);
+    }
+  });
+
+  test('the closed contracts refuse unknown fields and oversized values', async () => {
+    const { SchemaCompiler } = await import('../../src/core/index.js');
+    const start = new SchemaCompiler().compile(GUIDED_TOOL_CONTRACTS[0]?.inputSchema ?? {});
+    const base: JsonObject = {
+      workflow: 'research',
+      confirmed_state: { state: {}, confirmations: {} },
+      host: {
+        harness: 'codex',
+        adapter: { id: 'codex-adapter', version: '1.1.0' },
+        host_capabilities: ['mcp.tools'],
+        validator_capabilities: [],
+        repository_policy: { conflict: false },
+      },
+    };
+    assert.deepEqual(start(base), { ok: true });
+    assert.equal(start({ ...base, extra: true }).ok, false);
+    assert.equal(start({ ...base, host: { ...(base['host'] as JsonObject), harness: 'vim' } }).ok, false);
+    assert.equal(
+      start({ ...base, confirmed_state: { state: { objective: 'x'.repeat(20_000) }, confirmations: {} } }).ok,
+      false,
+    );
+  });
+});

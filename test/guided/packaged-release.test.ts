@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { packageRoot } from '../../src/core/index.js';
+import type { JsonObject } from '../../src/core/index.js';
+import { createReleaseScope } from '../../src/guided/index.js';
+import { verifyReleaseFile } from '../../src/registry/index.js';
+import type { Harness } from '../../src/registry/model.js';
+import type { Position } from './fixtures/drive.js';
+import { moved, passStep, proceed, stepId } from './fixtures/drive.js';
+import { Session, confirmed } from './fixtures/harness.js';
+
+const file = join(packageRoot(), 'releases', 'dist', 'research-2026.11.1.json');
+const QUESTION = 'Which message queue should the billing service adopt?';
+
+const BODIES: Record<string, string> = {
+  'evidence-table': JSON.stringify({
+    decision_question: QUESTION,
+    criteria: [{ criterion_id: 'latency', description: 'p95 publish latency', priority: 'must-have' }],
+    options: [
+      { option_id: 'kafka', name: 'Kafka', summary: 'Log-based broker', status: 'candidate' },
+      { option_id: 'rabbitmq', name: 'RabbitMQ', summary: 'AMQP broker', status: 'candidate' },
+    ],
+    sources: [
+      {
+        source_id: 'S1',
+        title: 'Kafka docs',
+        kind: 'official-docs',
+        url: 'https://kafka.apache.org/documentation/',
+        accessed: '2026-11-01',
+        independence: 'vendor',
+      },
+    ],
+    claims: [
+      {
+        claim_id: 'C1',
+        option_id: 'kafka',
+        criterion_id: 'latency',
+        statement: 'Publishes in single-digit milliseconds at our volume.',
+        direction: 'favours',
+        evidence_quality: 'moderate',
+        quality_rationale: 'Vendor documentation only.',
+        citations: [{ source_id: 'S1' }],
+      },
+    ],
+    gaps: [],
+  }),
+  'desk-findings': '# Desk findings\n\nKafka fits the latency criterion (C1).\n',
+  'spike-results': JSON.stringify({
+    decision_question: QUESTION,
+    environment: { description: 'Laptop, Docker' },
+    experiments: [
+      {
+        experiment_id: 'E1',
+        option_id: 'kafka',
+        hypothesis: 'p95 publish latency stays under 20 ms at 2,000 msg/s',
+        setup: { description: 'Single broker', commands: ['make bench'], dependencies: [], notes_section: 'E1' },
+        measurements: [{ metric: 'p95 latency', value: 12, unit: 'ms', runs: 5 }],
+        verdict: 'confirmed',
+        verdict_rationale: 'Well under the threshold.',
+      },
+    ],
+    limitations: [],
+  }),
+  'spike-notes': '# Spike notes\n\n## E1\n\nRun `make bench`.\n',
+  'decision-record': '# Decision\n\nAdopt Kafka.\n',
+  'decision-summary': JSON.stringify({
+    decision_question: QUESTION,
+    status: 'proposed',
+    decision: { outcome: 'adopt', chosen_option_id: 'kafka', statement: 'Adopt Kafka.' },
+    options_considered: [
+      { option_id: 'kafka', name: 'Kafka', verdict: 'chosen', reason: 'Latency.' },
+      { option_id: 'rabbitmq', name: 'RabbitMQ', verdict: 'runner-up', reason: 'Slower at volume.' },
+    ],
+    rationale: ['Meets the latency criterion.'],
+    risks: [],
+    follow_ups: [],
+    confidence: { level: 'medium', explanation: 'One measurement.' },
+    evidence_refs: ['C1'],
+  }),
+};
+
+function host(harness: Harness): JsonObject {
+  return {
+    harness,
+    adapter: { id: `${harness}-host`, version: '1.1.0' },
+    host_capabilities: ['mcp.tools', 'mcp.resources', 'native-subagents', 'structured-reports', 'project-local-assets'],
+    validator_capabilities: ['workspace.read', 'web.read'],
+    repository_policy: { conflict: false },
+  };
+}
+
+function run(session: Session, harness: Harness, route: string): Position {
+  const state = confirmed({ objective: 'Pick a queue for billing', decision_question: QUESTION }, session.clock.iso());
+  const started = session.start({ workflow: 'research', confirmed_state: state, host: host(harness) });
+  assert.equal(started['status'], 'active', JSON.stringify(started['blockers']));
+  let pos: Position = { checkpoint: started['checkpoint'] as JsonObject, state, step: started['step'] as JsonObject };
+  for (let guard = 0; guard < 20; guard++) {
+    const step = pos.step as JsonObject;
+    const gated =
+      ((step['step'] as JsonObject)['outputs'] as JsonObject[]).length > 0 || stepId(pos) === 'setup-workspace';
+    if (gated) {
+      const result = passStep(session, pos, BODIES);
+      if (result['status'] === 'completed') return moved(pos, result);
+      assert.equal(result['status'], 'advanced', JSON.stringify(result));
+      pos = moved(pos, result);
+      continue;
+    }
+    const result = proceed(session, pos);
+    if (result['status'] === 'input_required') {
+      const question = result['question'] as JsonObject;
+      assert.equal(question['field'], 'research_route');
+      session.clock.advance(1000);
+      const next = confirmed(
+        { ...(pos.state['state'] as JsonObject), research_route: route },
+        session.clock.iso(),
+        pos.state,
+      );
+      pos = moved(pos, proceed(session, pos, next), next);
+      continue;
+    }
+    assert.equal(result['status'], 'active');
+    pos = moved(pos, result);
+  }
+  assert.fail('the packaged workflow did not complete');
+}
+
+describe(
+  'packaged release',
+  { skip: existsSync(file) ? false : 'releases/dist/research-2026.11.1.json is not built' },
+  () => {
+    test('packaged workflow executes every gate to completed', () => {
+      const verified = verifyReleaseFile(readFileSync(file));
+      assert.ok(verified.ok, verified.ok ? '' : verified.reason);
+      const scope = createReleaseScope(verified.release);
+      for (const [harness, route, last] of [
+        ['claude-code', 'desk-research', 'decision-record'],
+        ['codex', 'prototype-spike', 'decision-record'],
+      ] as const) {
+        const done = run(new Session(scope), harness, route);
+        assert.equal(done.checkpoint['current_step'], last);
+        assert.ok(Buffer.byteLength(done.checkpoint['token'] as string) <= 2048);
+      }
+    });
+  },
+);
