@@ -3,8 +3,7 @@
  * It is reassembled (entry digests, manifest) and verified through verifyReleaseFile like any release the server loads,
  * so the 1 MiB prepare benchmark runs against a release the registry itself accepts.
  */
-import { assembleReleaseFile } from '../../src/registry/manifest.js';
-import { serializeReleaseFile, verifyReleaseFile } from '../../src/registry/index.js';
+import { assembleReleaseFile, serializeReleaseFile, verifyReleaseFile } from '../../src/registry/index.js';
 import type { Release, StepDefinition, WorkflowDefinition } from '../../src/registry/index.js';
 import { WORKFLOW_ID } from './guided-participant.js';
 

@@ -6,11 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson, KeyRing, SchemaCompiler, sha256Hex, TokenSigner } from '../../src/core/index.js';
-import type { Clock, CompiledSchema, JsonObject, JsonValue } from '../../src/core/index.js';
+import { canonicalJson, KeyRing, sha256Hex, TokenSigner } from '../../src/core/index.js';
+import type { Clock, JsonObject, JsonValue } from '../../src/core/index.js';
 import { packageRoot } from '../../src/core/package-root.js';
-import { createGuidedEngine, GUIDED_TOOL_CONTRACTS, GuidedToolName } from '../../src/guided/index.js';
+import { createGuidedEngine, GuidedToolName } from '../../src/guided/index.js';
 import type { GuidedEngine, ReleaseScope } from '../../src/guided/index.js';
+import type { CompiledToolContract } from '../../src/mcp/tool-contract.js';
+import { compileWorkflowEngineContracts } from '../../src/mcp/workflow-engine-profile.js';
 import { HostCapability, ValidatorCapability, verifyReleaseFile } from '../../src/registry/index.js';
 import type { Release } from '../../src/registry/index.js';
 
@@ -38,17 +40,17 @@ export interface GuidedClient {
   call(tool: GuidedToolName, scope: ReleaseScope): ToolCall;
 }
 
-/** Engine with a fixed clock and a fresh signing key; tool contracts compiled once. */
+/**
+ * Engine with a fixed clock and a fresh signing key; the tool contracts compiled once, exactly as the workflow-engine
+ * profile compiles them (same compiler options, same result text writer).
+ */
 export function guidedClient(): GuidedClient {
   const signer = new TokenSigner(
     new KeyRing({ activeKeyId: 'bench', activeSecret: 'bench-secret-0123456789abcdef0123456789' }),
   );
   const engine = createGuidedEngine({ signer, clock: fixedClock });
-  const compiler = new SchemaCompiler();
-  const checks = new Map<string, { input: CompiledSchema; output: CompiledSchema }>();
-  for (const c of GUIDED_TOOL_CONTRACTS) {
-    checks.set(c.name, { input: compiler.compile(c.inputSchema), output: compiler.compile(c.outputSchema) });
-  }
+  const checks = new Map<string, CompiledToolContract>();
+  for (const c of compileWorkflowEngineContracts()) checks.set(c.name, c);
   const method = {
     [GuidedToolName.StartWorkflow]: (s: ReleaseScope, a: JsonObject) => engine.startWorkflow(s, a),
     [GuidedToolName.ContinueWorkflow]: (s: ReleaseScope, a: JsonObject) => engine.continueWorkflow(s, a),
@@ -61,11 +63,17 @@ export function guidedClient(): GuidedClient {
       const c = checks.get(tool);
       if (c === undefined) throw new Error(`no contract for ${tool}`);
       const run = method[tool];
+      let textChecked = false;
       return (args) => {
-        if (!c.input(args).ok) throw new Error(`${tool}: arguments break the input schema`);
+        if (!c.checkInput(args).ok) throw new Error(`${tool}: arguments break the input schema`);
         const result = run(scope, args);
-        if (!c.output(result).ok) throw new Error(`${tool}: result breaks the output schema`);
-        if (canonicalJson(result).length === 0) throw new Error('unreachable');
+        if (!c.checkOutput(result).ok) throw new Error(`${tool}: result breaks the output schema`);
+        const text = c.resultText(result);
+        if (!textChecked) {
+          // Once per tool call site: the profile's writer must give core's canonical text, byte for byte.
+          if (text !== canonicalJson(result)) throw new Error(`${tool}: result text is not the canonical JSON`);
+          textChecked = true;
+        }
         return result;
       };
     },

@@ -97,10 +97,14 @@ export interface RuntimeOptions {
   readonly concurrency?: number;
   /** false: build the supervisor but do not start it (read-only use, e.g. history). */
   readonly startSupervisor?: boolean;
+  /** Supervisor pipelineDepth (default: the supervisor's default). */
+  readonly pipelineDepth?: number;
 }
 
 export interface Runtime {
   readonly store: ObservedStore;
+  /** The SQLite store under `store` (its transaction counter: one WAL sync per transaction that wrote). */
+  readonly sqlite: SqliteRunStore;
   readonly supervisor: Supervisor;
   readonly controller: SessionController;
   readonly tools: readonly RunTool[];
@@ -116,7 +120,8 @@ export interface Runtime {
 
 /** Opens a store at `path` and wires catalog, supervisor, session controller and tools. */
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const store = new ObservedStore(new SqliteRunStore(options.path, { groupCommit: options.groupCommit }));
+  const sqlite = new SqliteRunStore(options.path, { groupCommit: options.groupCommit });
+  const store = new ObservedStore(sqlite);
   await store.open();
   const catalog = new FlowCatalog();
   for (const flow of options.flows) catalog.register(flow);
@@ -125,6 +130,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     store,
     catalog,
     concurrency: options.concurrency ?? 4,
+    ...(options.pipelineDepth === undefined ? {} : { pipelineDepth: options.pipelineDepth }),
     onError: () => {
       faults++;
     },
@@ -134,6 +140,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const tools = createRunTools({ sessionId: SESSION, catalog, store, supervisor: controller });
   return {
     store,
+    sqlite,
     supervisor,
     controller,
     tools,

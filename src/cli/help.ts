@@ -13,6 +13,7 @@ Commands:
 Options:
   -h, --help                show help (also after any command)
   --version                 print the version
+  --debug                   (before the command) report unexpected errors with their stack and causes
 
 Exit codes: 0 success, 1 failure, 2 usage error.`;
 
@@ -28,8 +29,8 @@ Options:
   --port N            HTTP port (default 8765; 0 picks a free port)
   --allowed-host H    extra Host name accepted over HTTP (repeatable; default localhost, 127.0.0.1, [::1])
   --allowed-origin O  extra Origin accepted over HTTP (repeatable)
-  --token-file PATH   require "Authorization: Bearer <token>" with the token in PATH
-                      (or set RIMTHAN_MCP_BEARER_TOKEN)
+  --token-file PATH   require "Authorization: Bearer <token>"; PATH holds one token per line, each
+                      its own caller (runs: its own session); or set RIMTHAN_MCP_BEARER_TOKEN
   --releases DIR      workflow-engine: a folder release store (default: the packaged releases)
   --store SPEC        runs: sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db)
   --flows MODULE      runs: a module exporting \`flows\` (FlowDefinition[]) or a default FlowCatalog

@@ -9,6 +9,8 @@ export interface CliIo {
   err(text: string): void;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+  /** `rimthan --debug ...`: unexpected errors are reported with their stack and causes (operators only). */
+  readonly debug?: boolean;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
   untilStopped(): Promise<void>;
 }

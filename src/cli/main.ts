@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 /** The `rimthan` executable: runs the CLI on the real process and sets the exit code it returns. */
 import { processIo } from './io.js';
-import { runCli } from './run.js';
+import { exitOnUncaught, runCli } from './run.js';
 
-process.exitCode = await runCli(process.argv.slice(2), processIo());
+const argv = process.argv.slice(2);
+const io = processIo();
+exitOnUncaught(argv, io);
+process.exitCode = await runCli(argv, io);

@@ -1,11 +1,11 @@
 /**
  * The CLI dispatcher and the ONE place that decides the exit code: commands return normally (0) or throw; a
  * UsageError is 2, anything else 1. Unexpected errors are reported by kind only (no message, no stack: a message could
- * carry data a library did not expect to be printed).
+ * carry data a library did not expect to be printed), unless the operator asks for `rimthan --debug ...`.
  */
 import { isRimthanError } from '../core/index.js';
 import { packageVersion } from '../mcp/version.js';
-import { CommandFailed, ExitCode, UsageError } from './errors.js';
+import { CommandFailed, debugDetail, errorKind, ExitCode, UsageError } from './errors.js';
 import { helpText } from './help.js';
 import type { CliIo } from './io.js';
 
@@ -31,6 +31,12 @@ function isHelp(arg: string | undefined): boolean {
 
 /** Maps an outcome to an exit code, printing what the user needs on stderr. */
 export function exitCodeFor(error: unknown, io: CliIo): ExitCode {
+  const code = reportFor(error, io);
+  if (io.debug === true && !(error instanceof UsageError)) io.err(debugDetail(error));
+  return code;
+}
+
+function reportFor(error: unknown, io: CliIo): ExitCode {
   if (error instanceof UsageError) {
     const hint = error.topic === '' ? 'rimthan --help' : `rimthan ${error.topic} --help`;
     io.err(`rimthan: ${error.message}\nSee: ${hint}`);
@@ -44,11 +50,32 @@ export function exitCodeFor(error: unknown, io: CliIo): ExitCode {
     io.err(`rimthan: ${error.code}: ${error.message}`);
     return ExitCode.Failure;
   }
-  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-  const kind =
-    error instanceof Error ? `${error.name}${typeof code === 'string' ? ` (${code})` : ''}` : 'unknown error';
-  io.err(`rimthan: unexpected failure: ${kind}`);
+  io.err(`rimthan: unexpected failure: ${errorKind(error)}`);
   return ExitCode.Failure;
+}
+
+/**
+ * Installs the last line of defence for `main.ts`: an exception nobody caught (a late timer in a loaded module, an
+ * EPIPE on stdout) is reported like any unexpected failure, by kind only (with `--debug`, its stack), and exits 1,
+ * instead of Node printing the message and stack.
+ */
+export function exitOnUncaught(argv: readonly string[], io: CliIo): void {
+  const debug = leadingDebug(argv).debug;
+  process.on('uncaughtException', (error: unknown) => {
+    try {
+      io.err(`rimthan: unexpected failure: ${errorKind(error)}`);
+      if (debug) io.err(debugDetail(error));
+    } finally {
+      process.exit(ExitCode.Failure);
+    }
+  });
+}
+
+/** Strips leading `--debug` flags (global options come before the command). */
+function leadingDebug(argv: readonly string[]): { debug: boolean; rest: readonly string[] } {
+  let i = 0;
+  while (argv[i] === '--debug') i++;
+  return { debug: i > 0, rest: argv.slice(i) };
 }
 
 async function dispatch(argv: readonly string[], io: CliIo): Promise<void> {
@@ -85,10 +112,12 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<void> {
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  const { debug, rest } = leadingDebug(argv);
+  const run: CliIo = debug ? { ...io, debug } : io;
   try {
-    await dispatch(argv, io);
+    await dispatch(rest, run);
     return ExitCode.Ok;
   } catch (error) {
-    return exitCodeFor(error, io);
+    return exitCodeFor(error, run);
   }
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FaultReporter } from '../mcp/index.js';
 import { ProfileName, RUNS_MAX_REQUEST_BYTES, WORKFLOW_ENGINE_MAX_REQUEST_BYTES } from '../mcp/index.js';
-import { CommandFailed } from './errors.js';
+import { CommandFailed, debugDetail, errorKind } from './errors.js';
 import type { CliIo } from './io.js';
 
 const MIN_REQUEST_BYTES = 1024;
@@ -28,9 +28,16 @@ export function requestCap(env: CliIo['env'], profile: ProfileName): number {
   return Number(value);
 }
 
-/** The bearer token from `--token-file` (first line, trimmed) or RIMTHAN_MCP_BEARER_TOKEN; undefined for none. */
-export function bearerToken(tokenFile: string | undefined, io: CliIo): string | undefined {
-  let token: string | undefined;
+const MAX_TOKENS = 1024;
+const TOKEN = /^[\x21-\x7e]{16,4096}$/;
+
+/**
+ * The accepted bearer tokens: every non-blank line of `--token-file` (trimmed; each token is its own principal, so
+ * with the runs profile its own session), or RIMTHAN_MCP_BEARER_TOKEN; undefined for none. Problems name the setting
+ * and the line number, never a token.
+ */
+export function bearerTokens(tokenFile: string | undefined, io: CliIo): string[] | undefined {
+  let tokens: string[];
   if (tokenFile !== undefined) {
     let text: string;
     try {
@@ -38,26 +45,40 @@ export function bearerToken(tokenFile: string | undefined, io: CliIo): string | 
     } catch (error) {
       throw new CommandFailed('invalid_config', `cannot read --token-file ${tokenFile}`, { cause: error });
     }
-    token = (text.split(/\r?\n/)[0] ?? '').trim();
+    const lines = text.split(/\r?\n/).map((line, i) => ({ token: line.trim(), line: i + 1 }));
+    const present = lines.filter((l) => l.token !== '');
+    if (present.length === 0) throw new CommandFailed('invalid_config', `--token-file ${tokenFile} holds no token`);
+    if (present.length > MAX_TOKENS)
+      throw new CommandFailed('invalid_config', `--token-file holds more than ${MAX_TOKENS} tokens`);
+    const bad = present.find((l) => !TOKEN.test(l.token));
+    if (bad !== undefined) {
+      throw new CommandFailed(
+        'invalid_config',
+        `--token-file ${tokenFile} line ${bad.line}: a bearer token must be 16 to 4096 printable ASCII characters without spaces`,
+      );
+    }
+    tokens = present.map((l) => l.token);
   } else {
     const fromEnv = io.env['RIMTHAN_MCP_BEARER_TOKEN'];
     if (fromEnv === undefined || fromEnv === '') return undefined;
-    token = fromEnv.trim();
+    tokens = [fromEnv.trim()];
+    if (!TOKEN.test(tokens[0] ?? '')) {
+      throw new CommandFailed(
+        'invalid_config',
+        'RIMTHAN_MCP_BEARER_TOKEN must be 16 to 4096 printable ASCII characters without spaces',
+      );
+    }
   }
-  if (!/^[\x21-\x7e]{16,4096}$/.test(token)) {
-    throw new CommandFailed(
-      'invalid_config',
-      'the bearer token must be 16 to 4096 printable ASCII characters without spaces',
-    );
-  }
-  return token;
+  return [...new Set(tokens)];
 }
 
-/** Reports unexpected faults on stderr by kind only: no message, no stack (either could carry participant data). */
+/**
+ * Reports unexpected faults on stderr by kind only: no message, no stack (either could carry participant data). With
+ * `rimthan --debug` the stack follows, for an operator debugging their own process.
+ */
 export function stderrFaultReporter(io: CliIo): FaultReporter {
   return (where, error) => {
-    const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-    const kind = error instanceof Error ? error.name : typeof error;
-    io.err(`rimthan: internal fault in ${where}: ${kind}${typeof code === 'string' ? ` (${code})` : ''}`);
+    io.err(`rimthan: internal fault in ${where}: ${errorKind(error)}`);
+    if (io.debug === true) io.err(debugDetail(error));
   };
 }

@@ -49,6 +49,12 @@ export interface ReleaseScope {
   schema(id: string, version: string): SchemaEntry | undefined;
   /** The compiled schema (compiled once, when the scope was created). */
   compiled(id: string, version: string): CompiledSchema | undefined;
+  /**
+   * The same schema compiled with `minLength`/`maxLength` counting UTF-16 units (constant time, no scan). It answers
+   * exactly as {@link compiled} for a value none of whose strings or keys holds a surrogate code unit (there both
+   * counts agree); use it only for such values.
+   */
+  compiledSurrogateFree(id: string, version: string): CompiledSchema | undefined;
   /** Digest binding a validator's definition and its brief's content: what a report must name. */
   instructionSha256(id: string, version: string): string | undefined;
 }
@@ -79,6 +85,7 @@ function indexWorkflow(workflow: WorkflowDefinition): WorkflowIndex {
  */
 export function createReleaseScope(release: Release): ReleaseScope {
   const compiler = new SchemaCompiler();
+  const utf16Compiler = new SchemaCompiler({ unicodeLength: false });
   const workflows = new Map<string, WorkflowIndex>();
   const owners = new Map<string, WorkflowIndex[]>();
   for (const workflow of release.workflows) {
@@ -100,6 +107,7 @@ export function createReleaseScope(release: Release): ReleaseScope {
   const validators = new Map(release.validators.map((v) => [refKey(v.id, v.version), v]));
   const schemas = new Map(release.schemas.map((s) => [refKey(s.id, s.version), s]));
   const compiled = new Map(release.schemas.map((s) => [refKey(s.id, s.version), compiler.compile(s.schema)]));
+  const surrogateFree = new Map(release.schemas.map((s) => [refKey(s.id, s.version), utf16Compiler.compile(s.schema)]));
   const instructions = new Map<string, string>();
   for (const v of release.validators) {
     const brief = assets.get(assetKey('validator-brief', v.brief.id, v.brief.version));
@@ -115,6 +123,7 @@ export function createReleaseScope(release: Release): ReleaseScope {
     validator: (id: string, version: string) => validators.get(refKey(id, version)),
     schema: (id: string, version: string) => schemas.get(refKey(id, version)),
     compiled: (id: string, version: string) => compiled.get(refKey(id, version)),
+    compiledSurrogateFree: (id: string, version: string) => surrogateFree.get(refKey(id, version)),
     instructionSha256: (id: string, version: string) => instructions.get(refKey(id, version)),
   });
 }

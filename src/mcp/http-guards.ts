@@ -1,11 +1,12 @@
 /**
  * The checks a Streamable HTTP request passes before any MCP code sees it: Host allow-list (DNS rebinding), Origin
- * (present and not allowed → 403), bearer token (constant-time; 401 + WWW-Authenticate), and the JSON error answers.
+ * (present and not allowed → 403), bearer tokens (constant-time; 401 + WWW-Authenticate), and the JSON error answers.
  * Every answer is JSON (never HTML, never a stack) and carries `Cache-Control: private, no-store`.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sha256Hex } from '../core/index.js';
+import { isJsonObject, sha256Hex } from '../core/index.js';
+import type { JsonValue } from '../core/index.js';
 import { RpcCode } from './wire.js';
 
 export const CACHE_CONTROL = 'private, no-store';
@@ -18,6 +19,11 @@ export interface Principal {
 
 export const ANONYMOUS: Principal = Object.freeze({ id: 'anonymous', authenticated: false });
 
+/** The JSON-RPC-shaped error body every refusal carries (`id` is the request's when it is known, else null). */
+export function jsonErrorBody(code: number, message: string, id: string | number | null = null): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+}
+
 /** Writes a JSON-RPC-shaped error body with the given HTTP status. */
 export function sendJsonError(
   res: ServerResponse,
@@ -25,12 +31,13 @@ export function sendJsonError(
   code: number,
   message: string,
   headers: Readonly<Record<string, string>> = {},
+  id: string | number | null = null,
 ): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
+  const body = jsonErrorBody(code, message, id);
   res.writeHead(status, {
     ...headers,
     'Content-Type': 'application/json',
@@ -40,40 +47,59 @@ export function sendJsonError(
   res.end(body);
 }
 
-/** The hostname of a Host header, lowercased and without the port (`[::1]:80` → `[::1]`). */
-export function hostnameOf(hostHeader: string): string {
-  const h = hostHeader.trim().toLowerCase();
-  if (h.startsWith('[')) {
-    const end = h.indexOf(']');
-    return end < 0 ? h : h.slice(0, end + 1);
-  }
-  const colon = h.indexOf(':');
-  return colon < 0 ? h : h.slice(0, colon);
+/** `host[:port]` with a DNS name, an IPv4 address or a bracketed IPv6 literal; the port, when present, is 0-65535. */
+const HOST_HEADER = /^(\[[0-9a-f:.]{2,45}\]|[a-z0-9_](?:[a-z0-9_.-]{0,251}[a-z0-9_])?)(?::(\d{1,5}))?$/;
+
+/**
+ * The hostname of a Host header (or of an allowed-host setting), lowercased and without the port (`[::1]:80` →
+ * `[::1]`); `undefined` when the value is not exactly `host[:port]` (user info, a second port, junk after `]`).
+ */
+export function hostnameOf(hostHeader: string): string | undefined {
+  const match = HOST_HEADER.exec(hostHeader.trim().toLowerCase());
+  if (match === null) return undefined;
+  const port = match[2];
+  if (port !== undefined && Number(port) > 65535) return undefined;
+  return match[1];
+}
+
+function digestOf(token: string): Buffer {
+  return Buffer.from(sha256Hex(token), 'hex');
+}
+
+/** A principal id for a token: a one-way pseudonym, so logs and stores never hold the token itself. */
+function principalOf(token: string): Principal {
+  return { id: `bearer-${sha256Hex(`rimthan-principal\u0000${token}`).slice(0, 32)}`, authenticated: true };
+}
+
+export interface RequestGuardOptions {
+  readonly allowedHosts: readonly string[];
+  readonly allowedOrigins: readonly string[];
+  /** Accepted bearer tokens, one session each; empty or absent: no authentication. */
+  readonly bearerTokens?: readonly string[];
 }
 
 /** Allowed Host names and Origins. An Origin is allowed when listed exactly or when its host is an allowed host. */
 export class RequestGuard {
   private readonly hosts: ReadonlySet<string>;
   private readonly origins: ReadonlySet<string>;
-  private readonly tokenDigest: Buffer | undefined;
-  private readonly principal: Principal | undefined;
+  private readonly tokens: readonly { readonly digest: Buffer; readonly principal: Principal }[];
 
-  constructor(opts: { allowedHosts: readonly string[]; allowedOrigins: readonly string[]; bearerToken?: string }) {
-    this.hosts = new Set(opts.allowedHosts.map((h) => hostnameOf(h)));
-    this.origins = new Set(opts.allowedOrigins.map((o) => o.toLowerCase()));
-    if (opts.bearerToken !== undefined) {
-      this.tokenDigest = Buffer.from(sha256Hex(opts.bearerToken), 'hex');
-      this.principal = {
-        id: `bearer-${sha256Hex(`rimthan-principal\u0000${opts.bearerToken}`).slice(0, 32)}`,
-        authenticated: true,
-      };
+  constructor(opts: RequestGuardOptions) {
+    const hosts = new Set<string>();
+    for (const h of opts.allowedHosts) {
+      const name = hostnameOf(h);
+      if (name !== undefined) hosts.add(name);
     }
+    this.hosts = hosts;
+    this.origins = new Set(opts.allowedOrigins.map((o) => o.toLowerCase()));
+    this.tokens = (opts.bearerTokens ?? []).map((t) => ({ digest: digestOf(t), principal: principalOf(t) }));
   }
 
-  /** True when the Host header names an allowed host. */
+  /** True when the Host header names an allowed host (any port). */
   hostAllowed(req: IncomingMessage): boolean {
     const host = req.headers.host;
-    return host !== undefined && this.hosts.has(hostnameOf(host));
+    const name = host === undefined ? undefined : hostnameOf(host);
+    return name !== undefined && this.hosts.has(name);
   }
 
   /** True when no Origin is sent, or the Origin is allowed. */
@@ -88,17 +114,27 @@ export class RequestGuard {
     } catch {
       return false;
     }
-    return (url.protocol === 'http:' || url.protocol === 'https:') && this.hosts.has(hostnameOf(url.host));
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+    if (url.username !== '' || url.password !== '') return false;
+    const name = hostnameOf(url.host);
+    return name !== undefined && this.hosts.has(name);
   }
 
-  /** The caller, or `undefined` when a token is required and missing or wrong (compared in constant time). */
+  /**
+   * The caller, or `undefined` when tokens are configured and the presented one is missing or matches none. Every
+   * configured token is compared (SHA-256 digests of equal length, `timingSafeEqual`, no early exit), so neither the
+   * length nor the content of a token, nor which one matched, shows in the timing.
+   */
   authenticate(req: IncomingMessage): Principal | undefined {
-    if (this.tokenDigest === undefined || this.principal === undefined) return ANONYMOUS;
+    if (this.tokens.length === 0) return ANONYMOUS;
     const header = req.headers.authorization;
     const match = header === undefined ? null : /^Bearer ([\x21-\x7e]{1,4096})$/i.exec(header.trim());
-    if (match === null || match[1] === undefined) return undefined;
-    const given = Buffer.from(sha256Hex(match[1]), 'hex');
-    return timingSafeEqual(given, this.tokenDigest) ? this.principal : undefined;
+    const given = digestOf(match?.[1] ?? '');
+    let found: Principal | undefined;
+    for (const token of this.tokens) {
+      if (timingSafeEqual(given, token.digest) && match !== null) found = token.principal;
+    }
+    return found;
   }
 
   /** 401 with the challenge the MCP authorization spec asks for. */
@@ -106,4 +142,58 @@ export class RequestGuard {
     const challenge = presented ? 'Bearer realm="rimthan", error="invalid_token"' : 'Bearer realm="rimthan"';
     sendJsonError(res, 401, RpcCode.InvalidRequest, 'authentication required', { 'WWW-Authenticate': challenge });
   }
+}
+
+/** Most messages one JSON-RPC batch may carry (the SDK allows 100; no MCP client we know sends batches at all). */
+export const MAX_BATCH_MESSAGES = 32;
+
+/** Whether a decoded body may go on to the SDK, and if not, the JSON-RPC error to answer with. */
+export type MessageVerdict =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly code: RpcCode; readonly message: string; readonly id: string | number | null };
+
+/**
+ * Checks what the SDK would otherwise accept silently: an empty or oversized batch, a batch repeating a request id
+ * (the SDK answers only one of them), a non-object message, a `__proto__` key anywhere (the SDK's schema parsing drops
+ * it or turns it into a prototype, so the caller's document would change unseen), and a number JSON cannot carry
+ * (`1e400` parses to Infinity, which re-serializes as null). Runs on the strictly parsed body, before the SDK.
+ */
+export function inspectMessages(value: JsonValue, opts: { readonly batches: boolean }): MessageVerdict {
+  const batch = Array.isArray(value);
+  const requestId = !batch && isJsonObject(value) ? value['id'] : undefined;
+  const id = typeof requestId === 'string' || typeof requestId === 'number' ? requestId : null;
+  const refuse = (message: string): MessageVerdict => ({ ok: false, code: RpcCode.InvalidRequest, message, id });
+  const messages = batch ? value : [value];
+  if (batch) {
+    if (!opts.batches) return refuse('JSON-RPC batches are not supported on this transport');
+    if (messages.length === 0) return refuse('an empty batch is not a valid request');
+    if (messages.length > MAX_BATCH_MESSAGES) return refuse(`a batch may hold at most ${MAX_BATCH_MESSAGES} messages`);
+  }
+  const ids = new Set<string>();
+  for (const message of messages) {
+    if (!isJsonObject(message)) return refuse('each message must be a JSON-RPC object');
+    const mid = message['id'];
+    if (typeof message['method'] !== 'string' || (typeof mid !== 'string' && typeof mid !== 'number')) continue;
+    const key = `${typeof mid}:${String(mid)}`;
+    if (ids.has(key)) return refuse('a batch repeats a request id');
+    ids.add(key);
+  }
+  const problem = unsafeContent(value);
+  return problem === undefined ? { ok: true } : refuse(problem);
+}
+
+/** The first content problem in `value` (iterative: the parser already bounded the depth, not the width). */
+function unsafeContent(value: JsonValue): string | undefined {
+  const pending: JsonValue[] = [value];
+  for (let v = pending.pop(); v !== undefined; v = pending.pop()) {
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return 'a number is outside the range JSON numbers can represent';
+    } else if (Array.isArray(v)) {
+      for (const item of v) pending.push(item);
+    } else if (isJsonObject(v)) {
+      if (Object.hasOwn(v, '__proto__')) return 'the key "__proto__" is not accepted';
+      for (const key of Object.keys(v)) pending.push(v[key] as JsonValue);
+    }
+  }
+  return undefined;
 }

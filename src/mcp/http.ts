@@ -1,17 +1,37 @@
 /**
  * Stateless Streamable HTTP on `node:http` (no framework): POST only on the MCP path, a fresh `Server` and transport per
- * request, a request body cap answered with a JSON 413, Host/Origin checks, optional bearer auth, and
- * `Cache-Control: private, no-store` on every response. Nothing is logged per request.
+ * request, a request body cap enforced while the body streams in, Host/Origin checks, optional bearer auth, bounded
+ * header/request/keep-alive times, and `Cache-Control: private, no-store` on every response (including the ones Node
+ * itself would write for a malformed or timed-out request). Nothing is logged per request.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { parseStrictJsonBytes } from '../core/index.js';
-import { CACHE_CONTROL, RequestGuard, sendJsonError } from './http-guards.js';
+import { CACHE_CONTROL, inspectMessages, jsonErrorBody, RequestGuard, sendJsonError } from './http-guards.js';
 import type { Principal } from './http-guards.js';
 import { RpcCode } from './wire.js';
+
+/** How long a client may take; every value is in milliseconds. */
+export interface HttpTimeouts {
+  /** To send the complete request headers (slowloris); default 10 s. */
+  readonly headersMs?: number;
+  /** To send the complete request, body included; default 30 s. */
+  readonly requestMs?: number;
+  /** An idle keep-alive connection stays open; default 5 s. */
+  readonly keepAliveMs?: number;
+  /** How often the two limits above are checked; default 1 s. */
+  readonly checkIntervalMs?: number;
+}
+
+export const HTTP_TIMEOUT_DEFAULTS = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+  checkIntervalMs: 1_000,
+} as const;
 
 export interface HttpTransportOptions {
   /** Listen address; default 127.0.0.1. */
@@ -27,6 +47,9 @@ export interface HttpTransportOptions {
   readonly allowedOrigins?: readonly string[];
   /** When set, every request needs `Authorization: Bearer <token>`. */
   readonly bearerToken?: string;
+  /** Several accepted tokens, each its own principal (session); combined with `bearerToken`. */
+  readonly bearerTokens?: readonly string[];
+  readonly timeouts?: HttpTimeouts;
   /** A server for one request, bound to the caller (the runs profile scopes runs to the principal). */
   readonly serverFor: (principal: Principal) => Server | Promise<Server>;
   /** Told about unexpected faults; the client only sees a generic JSON error. */
@@ -42,29 +65,56 @@ export interface HttpEndpoint {
 
 export const DEFAULT_ALLOWED_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
-class BodyTooLarge extends Error {}
+type Body =
+  { readonly kind: 'complete'; readonly bytes: Buffer } | { readonly kind: 'too_large' } | { readonly kind: 'gone' };
 
-async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+/**
+ * Collects the body, stopping at the first byte over `maxBytes` (a declared Content-Length over the cap stops it
+ * before any byte is read). The rest of an oversized body is drained unread, so the client receives the 413 instead
+ * of a reset; the request timeout bounds how long that may go on.
+ */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Body> {
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > maxBytes) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    total += buffer.byteLength;
-    if (total > maxBytes) throw new BodyTooLarge();
-    chunks.push(buffer);
+  if (declared !== undefined && Number(declared) > maxBytes) {
+    req.resume();
+    return Promise.resolve({ kind: 'too_large' });
   }
-  return Buffer.concat(chunks, total);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const settle = (outcome: Body | Error): void => {
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    const onData = (chunk: Buffer): void => {
+      total += chunk.byteLength;
+      if (total <= maxBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      chunks.length = 0;
+      settle({ kind: 'too_large' });
+      req.resume();
+    };
+    const onEnd = (): void => settle({ kind: 'complete', bytes: Buffer.concat(chunks, total) });
+    const onError = (error: Error): void => settle(error);
+    const onClose = (): void => settle({ kind: 'gone' });
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
 }
 
-function webRequest(req: IncomingMessage): Request {
+function webRequest(req: IncomingMessage, url: URL): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: 'POST', headers });
+  // The Host header was checked by the guard; the URL only feeds the SDK's request info.
+  return new Request(`http://${req.headers.host ?? 'localhost'}${url.pathname}${url.search}`, {
+    method: 'POST',
+    headers,
+  });
 }
 
 async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
@@ -79,44 +129,52 @@ async function writeWebResponse(res: ServerResponse, response: Response): Promis
   res.end(body);
 }
 
+function urlOf(rawUrl: string | undefined): URL | undefined {
+  try {
+    return new URL(rawUrl ?? '/', 'http://localhost');
+  } catch {
+    return undefined;
+  }
+}
+
 /** The request listener: guards, body cap, one stateless MCP exchange. Exported for embedding in another server. */
 export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const path = opts.path ?? '/mcp';
+  const tokens = [...(opts.bearerToken === undefined ? [] : [opts.bearerToken]), ...(opts.bearerTokens ?? [])];
   const guard = new RequestGuard({
     allowedHosts: opts.allowedHosts ?? DEFAULT_ALLOWED_HOSTS,
     allowedOrigins: opts.allowedOrigins ?? [],
-    ...(opts.bearerToken === undefined ? {} : { bearerToken: opts.bearerToken }),
+    bearerTokens: tokens,
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('Cache-Control', CACHE_CONTROL);
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== path) return sendJsonError(res, 404, RpcCode.InvalidRequest, 'not found');
     if (!guard.hostAllowed(req)) return sendJsonError(res, 403, RpcCode.InvalidRequest, 'host not allowed');
     if (!guard.originAllowed(req)) return sendJsonError(res, 403, RpcCode.InvalidRequest, 'origin not allowed');
+    const url = urlOf(req.url);
+    if (url?.pathname !== path) return sendJsonError(res, 404, RpcCode.InvalidRequest, 'not found');
     const principal = guard.authenticate(req);
     if (principal === undefined) return RequestGuard.unauthorized(res, req.headers.authorization !== undefined);
     if (req.method !== 'POST') {
       return sendJsonError(res, 405, RpcCode.InvalidRequest, 'method not allowed', { Allow: 'POST' });
     }
-    let bytes: Buffer;
-    try {
-      bytes = await readBody(req, opts.maxRequestBytes);
-    } catch (error) {
-      if (!(error instanceof BodyTooLarge)) throw error;
-      res.on('finish', () => req.destroy());
+    const body = await readBody(req, opts.maxRequestBytes);
+    if (body.kind === 'gone') return;
+    if (body.kind === 'too_large') {
       const message = `request body exceeds ${opts.maxRequestBytes} bytes`;
       return sendJsonError(res, 413, RpcCode.InvalidRequest, message, { Connection: 'close' });
     }
-    const parsed = parseStrictJsonBytes(bytes, { maxBytes: opts.maxRequestBytes });
+    const parsed = parseStrictJsonBytes(body.bytes, { maxBytes: opts.maxRequestBytes });
     if (!parsed.ok)
       return sendJsonError(res, 400, RpcCode.ParseError, 'parse error: the body is not one strict JSON value');
+    const verdict = inspectMessages(parsed.value, { batches: true });
+    if (!verdict.ok) return sendJsonError(res, 400, verdict.code, verdict.message, {}, verdict.id);
 
     const server = await opts.serverFor(principal);
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }); // no session id generator: stateless;
     try {
       await server.connect(transport);
-      const response = await transport.handleRequest(webRequest(req), { parsedBody: parsed.value });
+      const response = await transport.handleRequest(webRequest(req, url), { parsedBody: parsed.value });
       await writeWebResponse(res, response);
     } finally {
       await transport.close().catch(() => undefined);
@@ -132,9 +190,55 @@ export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMe
   };
 }
 
+const CLIENT_ERRORS: Readonly<Record<string, readonly [number, string]>> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+};
+
+/**
+ * Answers what Node's parser refuses (malformed request, oversized headers, a timeout) with our JSON and private cache
+ * header instead of Node's bare reply, then closes the connection. Nothing is logged.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code !== 'ECONNRESET' && socket.writable && inFlight?.headersSent !== true) {
+    const [status, reason] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
+    const body = jsonErrorBody(RpcCode.InvalidRequest, reason.toLowerCase());
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Cache-Control: ${CACHE_CONTROL}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroySoon();
+}
+
+/**
+ * Applies the client time limits and the JSON client-error answer to a `node:http` server. `startHttpTransport` does
+ * this; call it yourself when embedding `mcpRequestListener` in your own server.
+ */
+export function hardenHttpServer(server: HttpServer, timeouts: HttpTimeouts = {}): void {
+  const t = { ...HTTP_TIMEOUT_DEFAULTS, ...timeouts };
+  server.headersTimeout = t.headersMs;
+  server.requestTimeout = t.requestMs;
+  server.keepAliveTimeout = t.keepAliveMs;
+  server.on('clientError', answerClientError);
+}
+
 /** Starts listening; resolves once the port is bound. */
 export async function startHttpTransport(opts: HttpTransportOptions): Promise<HttpEndpoint> {
-  const server = createServer(mcpRequestListener(opts));
+  const t = { ...HTTP_TIMEOUT_DEFAULTS, ...opts.timeouts };
+  const server = createServer(
+    {
+      // A missing Host is refused by our guard (with our headers), not by Node's bare 400.
+      requireHostHeader: false,
+      headersTimeout: t.headersMs,
+      requestTimeout: t.requestMs,
+      keepAliveTimeout: t.keepAliveMs,
+      connectionsCheckingInterval: t.checkIntervalMs,
+    },
+    mcpRequestListener(opts),
+  );
+  hardenHttpServer(server, t);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

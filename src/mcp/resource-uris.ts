@@ -14,6 +14,8 @@ import { privateCacheMeta } from './wire.js';
 
 export const BOOTSTRAP_URI = 'rimthan://bootstrap/agent-entrypoint';
 const REGISTRY_PREFIX = 'rimthan://registry/';
+/** Longest URI a read is answered for (every catalogue URI is far shorter). */
+export const MAX_URI_LENGTH = 1024;
 
 /** What a registry URI points at inside one release. */
 export type RegistryPath =
@@ -82,7 +84,7 @@ function matchPath(s: readonly string[]): RegistryPath | undefined {
 
 /** Parses a registry URI; `undefined` for anything that is not exactly one of the shapes above. */
 export function parseRegistryUri(uri: string): RegistryUri | undefined {
-  if (uri.length > 1024 || !uri.startsWith(REGISTRY_PREFIX)) return undefined;
+  if (uri.length > MAX_URI_LENGTH || !uri.startsWith(REGISTRY_PREFIX)) return undefined;
   const segments = uri.slice(REGISTRY_PREFIX.length).split('/');
   const [release, ...rest] = segments;
   if (release === undefined || !segments.every(isSafeSegment)) return undefined;

@@ -3,12 +3,13 @@
  * authenticated principal; over stdio it is the configured (or generated) session id. Contracts are checked and
  * compiled once per process; the session-bound tool objects are cached per session (bounded).
  */
-import { RimthanError } from '../core/index.js';
+import { canonicalJson, RimthanError } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import type { RunTool } from '../tools/index.js';
 import type { McpProfile, ToolEntry } from './profile.js';
 import { ProfileName, RUNS_MAX_REQUEST_BYTES } from './profile.js';
-import type { FaultReporter } from './tool-call.js';
+import type { FaultReporter, ToolOutcome } from './tool-call.js';
+import { INVALID_ARGUMENTS } from './tool-call.js';
 import { compileToolContracts } from './tool-contract.js';
 import type { CompiledToolContract } from './tool-contract.js';
 
@@ -24,6 +25,22 @@ export interface RunsProfileOptions {
 /** Builds profiles of one session each; see the module comment. */
 export interface RunsProfileFactory {
   forSession(sessionId: string): McpProfile;
+}
+
+/**
+ * Hands the tool the caller's arguments as RFC 8785 text. `JSON.stringify` would quietly turn a number the transport
+ * decoded as Infinity (`1e400`) into `null` and drop keys it cannot see; canonical JSON refuses such a document
+ * instead, so the tool's strict decoder always judges exactly what the caller sent.
+ */
+function invokeExactly(tool: RunTool, args: JsonObject): Promise<ToolOutcome> {
+  let text: string;
+  try {
+    text = canonicalJson(args);
+  } catch {
+    const message = 'arguments cannot be represented as JSON (a number out of range or a lone surrogate)';
+    return Promise.resolve({ ok: false, error: { code: INVALID_ARGUMENTS, message } });
+  }
+  return tool.invoke(text);
 }
 
 /** The profile factory; the first session's tools define (and check) the contracts. */
@@ -57,7 +74,7 @@ export function createRunsProfileFactory(opts: RunsProfileOptions): RunsProfileF
     const entries: ToolEntry[] = tools.map((tool) => {
       const contract = known.get(tool.name);
       if (contract === undefined) throw new RimthanError('invalid_tool_contract', `unexpected run tool ${tool.name}`);
-      return { contract, handler: (args: JsonObject) => tool.invoke(JSON.stringify(args)) };
+      return { contract, handler: (args: JsonObject) => invokeExactly(tool, args) };
     });
     return {
       name: ProfileName.Runs,

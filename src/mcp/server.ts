@@ -2,8 +2,13 @@
  * `createMcpServer(profile)`: one low-level SDK `Server` (raw JSON Schema 2020-12 on the wire, no zod) answering
  * tools, resources and prompts from a profile. Unknown tools are a JSON-RPC METHOD_NOT_FOUND; every listing carries the
  * private-cache `_meta` marker.
+ *
+ * Error discipline: every handler is guarded, so anything but a JsonRpcFault leaves as a bare "internal error" (the
+ * SDK would otherwise put the exception's message on the wire). Params are checked here, not by the SDK: its own check
+ * answers a malformed request with -32603 and a validator dump; ours answers -32602 with a fixed message.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   GetPromptRequestSchema,
@@ -29,6 +34,18 @@ function capabilitiesOf(profile: McpProfile): ServerCapabilities {
   return capabilities;
 }
 
+/** What we need of an SDK request schema: a safe parse. */
+interface RequestSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+
+/** The request as the SDK schema reads it, or -32602 with a message that quotes nothing of the request. */
+function paramsOf<T>(schema: RequestSchema<T>, method: string, request: unknown): T {
+  const parsed = schema.safeParse(request);
+  if (!parsed.success) throw new JsonRpcFault(RpcCode.InvalidParams, `invalid params for ${method}`);
+  return parsed.data;
+}
+
 /** Wraps a handler so that anything but a JsonRpcFault leaves as a bare "internal error". */
 function guarded<A extends unknown[], R>(profile: McpProfile, where: string, fn: (...args: A) => Promise<R> | R) {
   return async (...args: A): Promise<R> => {
@@ -42,6 +59,88 @@ function guarded<A extends unknown[], R>(profile: McpProfile, where: string, fn:
   };
 }
 
+/**
+ * Routes by method only (the schema keeps nothing but the method literal and passes the rest through untouched), so
+ * the SDK's own params parse cannot fail before ours does.
+ */
+const ByMethod = {
+  toolsList: ListToolsRequestSchema.pick({ method: true }).loose(),
+  toolsCall: CallToolRequestSchema.pick({ method: true }).loose(),
+  resourcesList: ListResourcesRequestSchema.pick({ method: true }).loose(),
+  templatesList: ListResourceTemplatesRequestSchema.pick({ method: true }).loose(),
+  resourcesRead: ReadResourceRequestSchema.pick({ method: true }).loose(),
+  promptsList: ListPromptsRequestSchema.pick({ method: true }).loose(),
+  promptsGet: GetPromptRequestSchema.pick({ method: true }).loose(),
+} as const;
+
+function registerTools(server: Server, profile: McpProfile): void {
+  const tools = new Map<string, ToolEntry>(profile.tools.map((t) => [t.contract.name, t]));
+  server.setRequestHandler(
+    ByMethod.toolsList,
+    guarded(profile, 'tools/list', (request) => {
+      paramsOf(ListToolsRequestSchema, 'tools/list', request);
+      return { tools: profile.tools.map((t) => t.contract.listing), _meta: privateCacheMeta() };
+    }),
+  );
+  const callTool = guarded(profile, 'tools/call', async (request: unknown) => {
+    const { params } = paramsOf(CallToolRequestSchema, 'tools/call', request);
+    const entry = tools.get(params.name);
+    if (entry === undefined) throw new JsonRpcFault(RpcCode.MethodNotFound, 'unknown tool');
+    return runToolCall(entry.contract, params.arguments, entry.handler, {
+      maxArgumentBytes: profile.maxArgumentBytes,
+      ...(profile.onFault === undefined ? {} : { onFault: profile.onFault }),
+    });
+  });
+  // Server#setRequestHandler re-parses tools/call with the SDK schema before our handler runs (and answers a
+  // malformed call with the validator's text); the Protocol method registers the handler as is.
+  Protocol.prototype.setRequestHandler.call(server, ByMethod.toolsCall, callTool);
+}
+
+function registerResources(server: Server, profile: McpProfile): void {
+  const { resources } = profile;
+  if (resources === undefined) return;
+  server.setRequestHandler(
+    ByMethod.resourcesList,
+    guarded(profile, 'resources/list', async (request) => {
+      paramsOf(ListResourcesRequestSchema, 'resources/list', request);
+      return { resources: await resources.list(), _meta: privateCacheMeta() };
+    }),
+  );
+  server.setRequestHandler(
+    ByMethod.templatesList,
+    guarded(profile, 'resources/templates/list', (request) => {
+      paramsOf(ListResourceTemplatesRequestSchema, 'resources/templates/list', request);
+      return { resourceTemplates: resources.templates(), _meta: privateCacheMeta() };
+    }),
+  );
+  server.setRequestHandler(
+    ByMethod.resourcesRead,
+    guarded(profile, 'resources/read', (request) => {
+      const { params } = paramsOf(ReadResourceRequestSchema, 'resources/read', request);
+      return resources.read(params.uri);
+    }),
+  );
+}
+
+function registerPrompts(server: Server, profile: McpProfile): void {
+  const { prompts } = profile;
+  if (prompts === undefined) return;
+  server.setRequestHandler(
+    ByMethod.promptsList,
+    guarded(profile, 'prompts/list', (request) => {
+      paramsOf(ListPromptsRequestSchema, 'prompts/list', request);
+      return { prompts: prompts.list(), _meta: privateCacheMeta() };
+    }),
+  );
+  server.setRequestHandler(
+    ByMethod.promptsGet,
+    guarded(profile, 'prompts/get', (request) => {
+      const { params } = paramsOf(GetPromptRequestSchema, 'prompts/get', request);
+      return prompts.get(params.name);
+    }),
+  );
+}
+
 /** Builds a server for one connection (stdio) or one HTTP request (stateless Streamable HTTP). */
 export function createMcpServer(profile: McpProfile): Server {
   const server = new Server(
@@ -51,48 +150,8 @@ export function createMcpServer(profile: McpProfile): Server {
       ...(profile.instructions === undefined ? {} : { instructions: profile.instructions }),
     },
   );
-  const tools = new Map<string, ToolEntry>(profile.tools.map((t) => [t.contract.name, t]));
-
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: profile.tools.map((t) => t.contract.listing),
-    _meta: privateCacheMeta(),
-  }));
-  server.setRequestHandler(
-    CallToolRequestSchema,
-    guarded(profile, 'tools/call', async (request) => {
-      const entry = tools.get(request.params.name);
-      if (entry === undefined) throw new JsonRpcFault(RpcCode.MethodNotFound, 'unknown tool');
-      return runToolCall(entry.contract, request.params.arguments, entry.handler, {
-        maxArgumentBytes: profile.maxArgumentBytes,
-        ...(profile.onFault === undefined ? {} : { onFault: profile.onFault }),
-      });
-    }),
-  );
-
-  const { resources, prompts } = profile;
-  if (resources !== undefined) {
-    server.setRequestHandler(
-      ListResourcesRequestSchema,
-      guarded(profile, 'resources/list', async () => ({
-        resources: await resources.list(),
-        _meta: privateCacheMeta(),
-      })),
-    );
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-      resourceTemplates: resources.templates(),
-      _meta: privateCacheMeta(),
-    }));
-    server.setRequestHandler(
-      ReadResourceRequestSchema,
-      guarded(profile, 'resources/read', (request) => resources.read(request.params.uri)),
-    );
-  }
-  if (prompts !== undefined) {
-    server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: prompts.list(), _meta: privateCacheMeta() }));
-    server.setRequestHandler(
-      GetPromptRequestSchema,
-      guarded(profile, 'prompts/get', (request) => prompts.get(request.params.name)),
-    );
-  }
+  registerTools(server, profile);
+  registerResources(server, profile);
+  registerPrompts(server, profile);
   return server;
 }

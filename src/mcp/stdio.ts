@@ -1,28 +1,188 @@
 /**
  * stdio transport: one server for the life of the process. stdout carries only protocol messages; anything the host
  * process wants to say goes to stderr.
+ *
+ * Messages are decoded like the HTTP transport decodes a body (the SDK's own stdio transport uses `JSON.parse`, which
+ * keeps the last of duplicate keys, accepts lone surrogates and buffers a line of any length up to 10 MiB): each line
+ * must be one strict JSON value within the size cap, with no `__proto__` key and no number JSON cannot carry. A
+ * refused line is answered with a JSON-RPC error (for its request id when one can be read) and the server keeps going.
  */
+import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonObject, parseStrictJsonBytes } from '../core/index.js';
+import { inspectMessages, jsonErrorBody } from './http-guards.js';
+import { WORKFLOW_ENGINE_MAX_REQUEST_BYTES } from './profile.js';
+import { RpcCode } from './wire.js';
+
+export interface StdioOptions {
+  /** Default: process.stdin. */
+  readonly stdin?: Readable;
+  /** Default: process.stdout. */
+  readonly stdout?: Writable;
+  /** Longest accepted line in bytes; default 4 MiB. */
+  readonly maxMessageBytes?: number;
+}
+
+const NEWLINE = 0x0a;
+
+/** The id of a request we refuse, read leniently so the client can match the error to its call; else null. */
+function requestIdOf(text: string): string | number | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const id = isJsonObject(value) ? value['id'] : undefined;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+/** True for a notification (a method and no id): JSON-RPC forbids answering it, even with an error. */
+function isNotification(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isJsonObject(value) && typeof value['method'] === 'string' && !Object.hasOwn(value, 'id');
+  } catch {
+    return false;
+  }
+}
+
+/** Newline-delimited JSON-RPC over two streams, with strict decoding and a per-line size cap. */
+export class StrictStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private discarding = false;
+  private started = false;
+
+  constructor(
+    private readonly stdin: Readable,
+    private readonly stdout: Writable,
+    private readonly maxBytes: number,
+  ) {}
+
+  private readonly onData = (chunk: Buffer): void => {
+    let from = 0;
+    for (;;) {
+      const nl = chunk.indexOf(NEWLINE, from);
+      const piece = chunk.subarray(from, nl < 0 ? chunk.length : nl);
+      if (!this.discarding) {
+        if (this.pendingBytes + piece.length > this.maxBytes) {
+          this.discarding = true;
+          this.pending = [];
+          this.pendingBytes = 0;
+          this.refuse(null, RpcCode.InvalidRequest, `message exceeds ${this.maxBytes} bytes`);
+        } else {
+          this.pending.push(piece);
+          this.pendingBytes += piece.length;
+        }
+      }
+      if (nl < 0) return;
+      if (this.discarding) this.discarding = false;
+      else this.takeLine();
+      from = nl + 1;
+    }
+  };
+
+  private readonly onStreamError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  private takeLine(): void {
+    let bytes = Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, -1);
+    if (bytes.length === 0) return;
+    const parsed = parseStrictJsonBytes(bytes, { maxBytes: this.maxBytes });
+    if (!parsed.ok) {
+      const text = bytes.toString('utf8');
+      if (!isNotification(text)) {
+        this.refuse(requestIdOf(text), RpcCode.ParseError, 'parse error: the message is not one strict JSON value');
+      }
+      return;
+    }
+    const value = parsed.value;
+    const notification = isJsonObject(value) && typeof value['method'] === 'string' && !Object.hasOwn(value, 'id');
+    const verdict = inspectMessages(value, { batches: false });
+    if (!verdict.ok) {
+      if (!notification) this.refuse(verdict.id, verdict.code, verdict.message);
+      return;
+    }
+    const message = JSONRPCMessageSchema.safeParse(value);
+    if (message.success) {
+      this.onmessage?.(message.data);
+    } else if (!notification) {
+      const id = isJsonObject(value) ? value['id'] : undefined;
+      const known = typeof id === 'string' || typeof id === 'number' ? id : null;
+      this.refuse(known, RpcCode.InvalidRequest, 'not a JSON-RPC 2.0 message');
+    }
+  }
+
+  private refuse(id: string | number | null, code: number, message: string): void {
+    this.stdout.write(`${jsonErrorBody(code, message, id)}\n`);
+  }
+
+  /** Starts reading stdin. */
+  start(): Promise<void> {
+    if (this.started) return Promise.reject(new Error('StrictStdioTransport already started'));
+    this.started = true;
+    this.stdin.on('data', this.onData);
+    this.stdin.on('error', this.onStreamError);
+    this.stdout.on('error', this.onStreamError);
+    return Promise.resolve();
+  }
+
+  /** Stops reading stdin (pausing it when nobody else listens) and reports the close. */
+  close(): Promise<void> {
+    this.stdin.off('data', this.onData);
+    this.stdin.off('error', this.onStreamError);
+    this.stdout.off('error', this.onStreamError);
+    if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.onclose?.();
+    return Promise.resolve();
+  }
+
+  /** Writes one message as one line, waiting for the stream to drain when it is full. */
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
+      else this.stdout.once('drain', resolve);
+    });
+  }
+}
 
 /**
- * Connects `server` to stdin/stdout and resolves when the client closes the connection (stdin ends) or `stop`
- * resolves (a signal); either way the server is closed and stdin released, so the process can exit.
+ * Connects `server` to stdin/stdout (or the given streams) and resolves when the client closes the connection (stdin
+ * ends) or `stop` resolves (a signal); either way the server is closed and stdin released, so the process can exit.
  */
-export async function serveStdio(server: Server, stop?: Promise<void>): Promise<void> {
-  const transport = new StdioServerTransport();
+export async function serveStdio(server: Server, stop?: Promise<void>, options: StdioOptions = {}): Promise<void> {
+  const stdin = options.stdin ?? process.stdin;
+  const transport = new StrictStdioTransport(
+    stdin,
+    options.stdout ?? process.stdout,
+    options.maxMessageBytes ?? WORKFLOW_ENGINE_MAX_REQUEST_BYTES,
+  );
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
   const ended = (): void => {
     void server.close();
   };
-  process.stdin.once('end', ended);
+  stdin.once('end', ended);
   void stop?.then(ended);
   try {
     await server.connect(transport);
     await closed;
   } finally {
-    process.stdin.off('end', ended);
+    stdin.off('end', ended);
   }
 }

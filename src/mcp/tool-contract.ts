@@ -4,7 +4,7 @@
  * once, when a profile is built; a broken contract stops the server from starting instead of breaking clients later.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { checkSchemaDocument, RimthanError, SchemaCompiler } from '../core/index.js';
+import { canonicalJson, checkSchemaDocument, RimthanError, SchemaCompiler } from '../core/index.js';
 import type { CompiledSchema, JsonObject, SchemaIssue } from '../core/index.js';
 import { privateCacheMeta } from './wire.js';
 
@@ -27,12 +27,24 @@ export interface ToolContract {
   readonly annotations?: ToolAnnotations;
 }
 
-/** A checked contract with its compiled validators and its tools/list entry. */
+/** Writes the canonical JSON text (RFC 8785) of a result; it must return exactly `canonicalJson(value)`. */
+export type ResultTextWriter = (value: JsonObject) => string;
+
+/** A checked contract with its compiled validators, its result text writer and its tools/list entry. */
 export interface CompiledToolContract {
   readonly name: string;
   readonly checkInput: CompiledSchema;
   readonly checkOutput: CompiledSchema;
+  readonly resultText: ResultTextWriter;
   readonly listing: Tool;
+}
+
+/** How a profile compiles its contracts. */
+export interface ToolContractOptions {
+  /** Default: a code-point-counting `new SchemaCompiler()`. */
+  readonly compiler?: SchemaCompiler;
+  /** Default: core's `canonicalJson`. A profile may pass a writer that reuses the text of frozen fragments. */
+  readonly resultText?: ResultTextWriter;
 }
 
 /** Why a contract was refused, with the tool and schema named (never instance data: there is none here). */
@@ -47,8 +59,8 @@ function describeIssue(issues: readonly SchemaIssue[]): string {
 
 /**
  * Compiles one schema (strict 2020-12) and checks it with `checkSchemaDocument` (meta-schema + strict compile). The
- * compile comes first: core's shared Ajv then finds the compiled schema in its cache, so the check costs milliseconds
- * instead of a second compile.
+ * compile comes first: with the default compiler, core's shared Ajv then finds the compiled schema in its cache, so the
+ * check costs milliseconds instead of a second compile.
  */
 function checkOne(
   name: string,
@@ -77,14 +89,17 @@ function checkOne(
 }
 
 /**
- * Checks (checkSchemaDocument) and compiles a profile's contracts. Throws `invalid_tool_contract` for a schema
+ * Checks (checkSchemaDocument) and compiles a profile's contracts with `options.compiler`, and attaches the result text
+ * writer. Throws `invalid_tool_contract` for a schema
  * that is not a valid 2020-12 document, a root that is not `type: "object"` (one such tool breaks every SDK client's tools/list), an open input
  * schema, a missing description, or a duplicate name.
  */
 export function compileToolContracts(
   contracts: readonly ToolContract[],
-  compiler: SchemaCompiler = new SchemaCompiler(),
+  options: ToolContractOptions = {},
 ): CompiledToolContract[] {
+  const compiler = options.compiler ?? new SchemaCompiler();
+  const resultText = options.resultText ?? canonicalJson;
   const seen = new Set<string>();
   return contracts.map((contract) => {
     const { name } = contract;
@@ -102,6 +117,6 @@ export function compileToolContracts(
     };
     if (contract.title !== undefined) listing.title = contract.title;
     if (contract.annotations !== undefined) listing.annotations = { ...contract.annotations };
-    return { name, checkInput, checkOutput, listing };
+    return { name, checkInput, checkOutput, resultText, listing };
   });
 }

@@ -4,8 +4,9 @@
  * continue call carrying `migration` gets the active release as its migration target.
  */
 import type { Clock, JsonObject, TokenSigner } from '../core/index.js';
-import { RimthanError, systemClock } from '../core/index.js';
+import { RimthanError, SchemaCompiler, systemClock } from '../core/index.js';
 import {
+  canonicalText,
   checkpointRelease,
   createGuidedEngine,
   createReleaseScope,
@@ -22,6 +23,7 @@ import type { ReleaseProvider, Scoped } from './release-scopes.js';
 import { CatalogueCache } from './resource-catalogue.js';
 import type { FaultReporter, ToolOutcome } from './tool-call.js';
 import { compileToolContracts } from './tool-contract.js';
+import type { CompiledToolContract } from './tool-contract.js';
 import { workflowPrompts, workflowResources } from './workflow-resources.js';
 
 type Operation = (
@@ -55,11 +57,25 @@ function isGuidedToolName(name: string): name is GuidedToolName {
 }
 
 /**
+ * The four guided contracts as this profile checks them. `minLength`/`maxLength` count UTF-16 units: constant time
+ * instead of a scan of every string (a 1 MiB artifact body included), and never below the code-point count, so every
+ * length limit still holds (a string of astral characters reaches it sooner). Shared `$defs` are not inlined: inlined,
+ * one contract's validator grows to ~280 KB of code, past what V8 optimises. Result text reuses the canonical text of
+ * the frozen step payloads a release scope builds once.
+ */
+export function compileWorkflowEngineContracts(): CompiledToolContract[] {
+  return compileToolContracts(GUIDED_TOOL_CONTRACTS, {
+    compiler: new SchemaCompiler({ unicodeLength: false, inlineRefs: false }),
+    resultText: canonicalText,
+  });
+}
+
+/**
  * Builds the profile once per process: checks every contract against the 2020-12 meta-schema (throws if one fails),
  * requires exactly the four tools, reads the bootstrap paragraph.
  */
 export function createWorkflowEngineProfile(opts: WorkflowEngineProfileOptions): McpProfile {
-  const contracts = compileToolContracts(GUIDED_TOOL_CONTRACTS);
+  const contracts = compileWorkflowEngineContracts();
   const names = contracts.map((c) => c.name).sort();
   const expected = Object.values(GuidedToolName).sort();
   if (names.length !== expected.length || names.some((n, i) => n !== expected[i])) {

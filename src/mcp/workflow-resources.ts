@@ -8,7 +8,7 @@ import { isRimthanError } from '../core/index.js';
 import type { Release } from '../registry/model.js';
 import type { PromptProvider, ResourceProvider } from './profile.js';
 import type { CatalogueCache, CatalogueEntry } from './resource-catalogue.js';
-import { BOOTSTRAP_URI, parseRegistryUri, resourceTemplates } from './resource-uris.js';
+import { BOOTSTRAP_URI, MAX_URI_LENGTH, parseRegistryUri, resourceTemplates } from './resource-uris.js';
 import { JsonRpcFault, privateCacheMeta, RpcCode } from './wire.js';
 
 /** The one prompt of the profile. */
@@ -62,6 +62,8 @@ export function workflowResources(
     templates: resourceTemplates,
     async read(uri) {
       if (uri === BOOTSTRAP_URI) return contents(uri, 'text/markdown', bootstrap);
+      // Not echoed: an over-long URI would only make the error as large as the request.
+      if (uri.length > MAX_URI_LENGTH) throw new JsonRpcFault(RpcCode.InvalidParams, 'resource URI is too long');
       const parsed = parseRegistryUri(uri);
       if (parsed === undefined) throw notFound(uri);
       let release: Release | undefined;

@@ -12,7 +12,7 @@ export { checkSource, buildRelease } from './build.js';
 export type { CheckSourceResult, BuildResult } from './build.js';
 export { verifyReleaseFile, ReleaseRejection, MAX_RELEASE_BYTES } from './verify.js';
 export type { VerifyResult } from './verify.js';
-export { serializeReleaseFile, releaseOf, releaseFileOf } from './manifest.js';
+export { assembleReleaseFile, serializeReleaseFile, releaseOf, releaseFileOf } from './manifest.js';
 export { RELEASE_FORMAT } from './shape/release-shape.js';
 export {
   validateContent,

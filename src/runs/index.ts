@@ -22,7 +22,7 @@ export type { SessionController, SupervisorOptions } from './supervisor/types.js
 export { DEFAULT_CANCEL_REASON, normalizeCancelReason } from './supervisor/cancel-command.js';
 export type { ErrorContext, ExecutionEnd } from './executor/run-execution.js';
 export { activityEventId, ACTIVITY_NAMESPACE, type EventIdParts } from './executor/event-id.js';
-export { vertexIdempotencyKey } from './executor/idempotency-key.js';
+export { attemptIdOf, TRIES_PER_EPOCH, vertexIdempotencyKey } from './executor/idempotency-key.js';
 export { decodeCheckpoint, CHECKPOINT_FORMAT, type FlowCheckpoint } from './executor/checkpoint-state.js';
 export { INPUT_LIMITS } from './executor/run-loader.js';
 export { MAX_FLOW_STATE_BYTES } from './executor/state-update.js';
@@ -41,6 +41,7 @@ export {
   type ArtifactNamespace,
   type Checkpoint,
   type Commit,
+  type CommitLease,
   type HistoryQuery,
   type InterruptInfo,
   type ListQuery,

@@ -15,6 +15,7 @@ test('the runs entry point exposes the engine API by name', () => {
     'StoreConflictError',
     'activityEventId',
     'vertexIdempotencyKey',
+    'attemptIdOf',
     'decodeCheckpoint',
     'normalizeCancelReason',
     'exampleCatalog',

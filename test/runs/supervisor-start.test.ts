@@ -171,62 +171,76 @@ describe('start is acknowledged at the durable seed', () => {
     }
   });
 
-  test('history is readable mid-run and checkpoint_revision / activity_cursor advance while the run runs', async () => {
-    const gates = [deferred(), deferred(), deferred()];
-    const entered = [deferred(), deferred(), deferred()];
-    const step =
-      (i: number) =>
-      async ({ state }: { state: Readonly<N> }) => {
-        entered[i]?.resolve();
-        await gates[i]?.promise;
-        return { n: state.n + 1 };
-      };
-    const stepped = defineFlow<N>({
-      name: 'stepped_flow',
-      version: 'v1',
-      description: 'three gated steps',
-      inputSchema: N_SCHEMA,
-      graph: {
-        start: 's0',
-        vertices: { s0: { run: step(0), next: 's1' }, s1: { run: step(1), next: 's2' }, s2: { run: step(2) } },
-      },
-    });
-    const f = await engineFixture((c) => c.register(stepped));
-    try {
-      const ack = await f.started('stepped_flow', { n: 0 });
-      const seen: [number, number, number][] = [];
-      for (let i = 0; i < 3; i++) {
-        await entered[i]?.promise;
-        // The vertex is blocked right now: history must answer without waiting for it.
-        const page = await f.session.history(ack.run_id, { limit: 100 });
-        const record = await f.store.getRunById(ack.run_id);
-        seen.push([page?.length ?? -1, record?.checkpoint_revision ?? -1, record?.activity_cursor ?? -1]);
-        gates[i]?.resolve();
-      }
-      await waitForStatus(f.store, ack.run_id, 'completed');
-      assert.deepEqual(seen, [
-        [1, 0, 1],
-        [2, 1, 2],
-        [3, 2, 3],
-      ]);
-      // Paging with both cursors is lossless.
-      const first = await f.session.history(ack.run_id, { limit: 2 });
-      const last = first?.at(-1);
-      assert.ok(last !== undefined);
-      const rest = await f.session.history(ack.run_id, {
-        limit: 100,
-        after_revision: last.revision,
-        after_event_id: last.event_id,
+  for (const mode of [
+    { pipelineDepth: 1, label: 'pipelineDepth 1: the previous vertex is durable when the next one starts' },
+    { pipelineDepth: 16, label: 'pipelined: the previous vertex becomes durable while the next one runs' },
+  ]) {
+    test(`history is readable mid-run and checkpoint_revision / activity_cursor advance while the run runs (${mode.label})`, async () => {
+      const gates = [deferred(), deferred(), deferred()];
+      const entered = [deferred(), deferred(), deferred()];
+      const step =
+        (i: number) =>
+        async ({ state }: { state: Readonly<N> }) => {
+          entered[i]?.resolve();
+          await gates[i]?.promise;
+          return { n: state.n + 1 };
+        };
+      const stepped = defineFlow<N>({
+        name: 'stepped_flow',
+        version: 'v1',
+        description: 'three gated steps',
+        inputSchema: N_SCHEMA,
+        graph: {
+          start: 's0',
+          vertices: { s0: { run: step(0), next: 's1' }, s1: { run: step(1), next: 's2' }, s2: { run: step(2) } },
+        },
       });
-      assert.deepEqual(
-        [...(first ?? []), ...(rest ?? [])].map((e) => e.kind),
-        ['run_started', 'vertex_completed', 'vertex_completed', 'vertex_completed', 'run_completed'],
-      );
-    } finally {
-      for (const g of gates) g.resolve();
-      await f.close();
-    }
-  });
+      const f = await engineFixture((c) => c.register(stepped), { pipelineDepth: mode.pipelineDepth });
+      try {
+        const ack = await f.started('stepped_flow', { n: 0 });
+        const seen: [number, number, number][] = [];
+        for (let i = 0; i < 3; i++) {
+          await entered[i]?.promise;
+          // The vertex is blocked right now: history must answer without waiting for it.
+          const read = async (): Promise<[number, number, number]> => {
+            const page = await f.session.history(ack.run_id, { limit: 100 });
+            const record = await f.store.getRunById(ack.run_id);
+            return [page?.length ?? -1, record?.checkpoint_revision ?? -1, record?.activity_cursor ?? -1];
+          };
+          // Pipelined, the previous vertex's commit may still be queued for the next group commit: wait for it (the
+          // vertex stays blocked meanwhile). With depth 1 it must already be durable.
+          seen.push(
+            mode.pipelineDepth === 1
+              ? await read()
+              : await waitFor(async () => ((await read())[1] === i ? read() : undefined)),
+          );
+          gates[i]?.resolve();
+        }
+        await waitForStatus(f.store, ack.run_id, 'completed');
+        assert.deepEqual(seen, [
+          [1, 0, 1],
+          [2, 1, 2],
+          [3, 2, 3],
+        ]);
+        // Paging with both cursors is lossless.
+        const first = await f.session.history(ack.run_id, { limit: 2 });
+        const last = first?.at(-1);
+        assert.ok(last !== undefined);
+        const rest = await f.session.history(ack.run_id, {
+          limit: 100,
+          after_revision: last.revision,
+          after_event_id: last.event_id,
+        });
+        assert.deepEqual(
+          [...(first ?? []), ...(rest ?? [])].map((e) => e.kind),
+          ['run_started', 'vertex_completed', 'vertex_completed', 'vertex_completed', 'run_completed'],
+        );
+      } finally {
+        for (const g of gates) g.resolve();
+        await f.close();
+      }
+    });
+  }
 
   test('a controller only sees its own session: another session gets not_found / undefined', async () => {
     const f = await engineFixture((c) => c.register(counterFlow));

@@ -24,7 +24,7 @@ import type { Parsed } from '../args.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { DEFAULT_RUN_STORE, openRunsStack } from '../runs-wiring.js';
-import { bearerToken, requestCap, stderrFaultReporter } from '../serve-config.js';
+import { bearerTokens, requestCap, stderrFaultReporter } from '../serve-config.js';
 
 const TOPIC = 'serve';
 export const DEFAULT_HTTP_PORT = 8765;
@@ -127,7 +127,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
     refuseOptions(parsed, ['session'], 'applies only to stdio (over HTTP the session is the authenticated principal)');
   }
   const maxBytes = requestCap(io.env, profileName);
-  const token = transport === 'http' ? bearerToken(stringOption(parsed, 'token-file'), io) : undefined;
+  const tokens = transport === 'http' ? bearerTokens(stringOption(parsed, 'token-file'), io) : undefined;
 
   const serving =
     profileName === ProfileName.WorkflowEngine
@@ -136,7 +136,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   try {
     if (transport === 'stdio') {
       if (profileName === ProfileName.Runs) io.err(`rimthan: runs session ${serving.stdioPrincipal.id}`);
-      await serveStdio(serving.serverFor(serving.stdioPrincipal), io.untilStopped());
+      await serveStdio(serving.serverFor(serving.stdioPrincipal), io.untilStopped(), { maxMessageBytes: maxBytes });
       return;
     }
     const host = stringOption(parsed, 'host') ?? '127.0.0.1';
@@ -147,14 +147,14 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
       maxRequestBytes: maxBytes,
       allowedHosts: ['localhost', '127.0.0.1', '[::1]', ...specificHost, ...stringList(parsed, 'allowed-host')],
       allowedOrigins: stringList(parsed, 'allowed-origin'),
-      ...(token === undefined ? {} : { bearerToken: token }),
+      ...(tokens === undefined ? {} : { bearerTokens: tokens }),
       serverFor: (principal) => serving.serverFor(principal),
       onFault: (error) => stderrFaultReporter(io)('http', error),
     });
     io.err(
-      `rimthan: ${profileName} profile listening on ${endpoint.url}${token === undefined ? ' (no bearer token)' : ''}`,
+      `rimthan: ${profileName} profile listening on ${endpoint.url}${tokens === undefined ? ' (no bearer token)' : ''}`,
     );
-    if (token === undefined && profileName === ProfileName.Runs) {
+    if (tokens === undefined && profileName === ProfileName.Runs) {
       io.err('rimthan: without a bearer token every HTTP caller shares the session "anonymous"');
     }
     await io.untilStopped();

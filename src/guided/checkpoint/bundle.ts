@@ -8,7 +8,7 @@ import type { JsonObject, TokenSigner } from '../../core/index.js';
 import { validationBundleDef } from '../contracts/defs-checkpoint.js';
 import { closedObject } from '../contracts/primitives.js';
 import { checkpointError } from '../errors.js';
-import { sameJson } from './same-json.js';
+import { sameAsClean } from './same-json.js';
 import type { VerifiedCheckpoint } from './verify.js';
 
 export const BUNDLE_TOKEN_SCHEMA = 'rimthan.validation-bundle/1';
@@ -39,7 +39,8 @@ export interface BundleState {
 }
 
 const bundleProperties = validationBundleDef.shape['properties'] as Record<string, JsonObject>;
-const checkBody = new SchemaCompiler().compile(
+// Every string of the body is ASCII by pattern or enum, so counting UTF-16 units is exact here.
+const checkBody = new SchemaCompiler({ unicodeLength: false }).compile(
   closedObject({
     schema: { type: 'string', enum: [BUNDLE_TOKEN_SCHEMA] },
     token_kind: { type: 'string', enum: ['validation-bundle'] },
@@ -81,7 +82,8 @@ export function verifyBundle(signer: TokenSigner, checkpoint: VerifiedCheckpoint
   if (!verified.ok || !checkBody(verified.body).ok) throw checkpointError();
   const { schema: _schema, token_kind: _kind, ...visible } = verified.body;
   const { validation_token: _token, ...presentedVisible } = presented;
-  if (!sameJson(visible, presentedVisible)) throw checkpointError();
+  // `visible` is the strictly parsed, signed body, so it always canonicalises.
+  if (!sameAsClean(presentedVisible, visible)) throw checkpointError();
   const { key_id: _keyId, ...rest } = visible;
   const state = rest as unknown as BundleState;
   const c = checkpoint.state;

@@ -48,7 +48,8 @@ export const VALIDATOR_CAPABILITY_BITS: readonly ValidatorCapability[] = Object.
 const b64Digest: JsonObject = { type: 'string', minLength: 43, maxLength: 43, pattern: '^[A-Za-z0-9_-]{43}$' };
 const mask = (bits: number): JsonObject => ({ type: 'integer', minimum: 0, maximum: 2 ** bits - 1 });
 
-const checkBody = new SchemaCompiler().compile(
+// Every string of the body is ASCII by pattern or enum, so counting UTF-16 units is exact here.
+const checkBody = new SchemaCompiler({ unicodeLength: false }).compile(
   closedObject({
     schema: { type: 'string', enum: [CHECKPOINT_TOKEN_SCHEMA] },
     token_kind: { type: 'string', enum: ['checkpoint'] },
@@ -78,9 +79,14 @@ function toB64(hex: string): string {
   return Buffer.from(hex, 'hex').toString('base64url');
 }
 
+const B64URL_DIGEST = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
+
+/**
+ * Hex of an unpadded base64url SHA-256, or undefined unless `b64` is its one canonical spelling: 43 characters of the
+ * URL-safe alphabet, the last of which carries two zero padding bits.
+ */
 function toHex(b64: string): string | undefined {
-  const bytes = Buffer.from(b64, 'base64url');
-  return bytes.length === 32 && bytes.toString('base64url') === b64 ? bytes.toString('hex') : undefined;
+  return B64URL_DIGEST.test(b64) ? Buffer.from(b64, 'base64url').toString('hex') : undefined;
 }
 
 function toMask<T extends string>(values: readonly T[], order: readonly T[]): number {
@@ -91,8 +97,17 @@ function toMask<T extends string>(values: readonly T[], order: readonly T[]): nu
   }, 0);
 }
 
-function fromMask<T extends string>(m: number, order: readonly T[]): T[] {
-  return order.filter((_, i) => (m & (1 << i)) !== 0).sort();
+/** Each capability with its bit, in sorted name order: decoding then yields a sorted list without sorting. */
+function sortedBits<T extends string>(order: readonly T[]): readonly (readonly [T, number])[] {
+  return order.map((v, i) => [v, 1 << i] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+const HOST_BITS_SORTED = sortedBits(HOST_CAPABILITY_BITS);
+const VALIDATOR_BITS_SORTED = sortedBits(VALIDATOR_CAPABILITY_BITS);
+
+function fromMask<T extends string>(m: number, sorted: readonly (readonly [T, number])[]): T[] {
+  const out: T[] = [];
+  for (const [value, bit] of sorted) if ((m & bit) !== 0) out.push(value);
+  return out;
 }
 
 function mapValues(
@@ -181,8 +196,8 @@ export function decodeCheckpointBody(body: JsonObject): CheckpointState | undefi
       harness: b.host.harness,
       adapter_id: b.host.adapter_id,
       adapter_version: b.host.adapter_version,
-      host_capabilities: fromMask(b.host.host_capabilities, HOST_CAPABILITY_BITS),
-      validator_capabilities: fromMask(b.host.validator_capabilities, VALIDATOR_CAPABILITY_BITS),
+      host_capabilities: fromMask(b.host.host_capabilities, HOST_BITS_SORTED),
+      validator_capabilities: fromMask(b.host.validator_capabilities, VALIDATOR_BITS_SORTED),
     },
     issued_at: b.issued_at,
   };

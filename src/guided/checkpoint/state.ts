@@ -42,8 +42,6 @@ export interface IssuedCheckpoint {
   readonly state: CheckpointState;
   readonly token: string;
   readonly keyId: string;
-  /** SHA-256 of the token string: the parent digest of the next checkpoint and the binding of validation bundles. */
-  readonly digest: string;
 }
 
 /** The state as a JSON object (field order irrelevant: tokens are canonicalised). */

@@ -9,12 +9,13 @@ import type { StepDefinition } from '../../registry/model.js';
 import { checkpointError } from '../errors.js';
 import type { ReleaseScope, WorkflowIndex } from '../scope.js';
 import { decodeCheckpointBody } from './codec.js';
-import { sameJson } from './same-json.js';
-import { stateJson } from './state.js';
+import { sameAsClean } from './same-json.js';
 import type { CheckpointState, IssuedCheckpoint } from './state.js';
 
 /** A checkpoint that verified, with the workflow and step it points at in the pinned release. */
 export interface VerifiedCheckpoint extends IssuedCheckpoint {
+  /** SHA-256 of the token string: the parent digest of the next checkpoint and the binding of validation bundles. */
+  readonly digest: string;
   readonly index: WorkflowIndex;
   readonly step: StepDefinition;
 }
@@ -47,8 +48,10 @@ export function verifyCheckpoint(signer: TokenSigner, scope: ReleaseScope, envel
   const state = verified.ok ? decodeCheckpointBody(verified.body) : undefined;
   if (!verified.ok || state === undefined) throw checkpointError();
   // The envelope must be exactly the signed state, its key id and the token: nothing more, nothing different.
-  const expected: JsonObject = { ...stateJson(state), key_id: verified.keyId, token };
-  if (!sameJson(envelope, expected)) throw checkpointError();
+  // `expected` comes from the strictly parsed, signed body, so it always canonicalises. The decoded state is already
+  // plain JSON data of exactly the envelope's shape (what `stateJson` would copy).
+  const expected: JsonObject = { ...(state as unknown as JsonObject), key_id: verified.keyId, token };
+  if (!sameAsClean(envelope, expected)) throw checkpointError();
   const index = agreesWithScope(state, scope);
   const step = index?.steps.get(state.current_step);
   if (index === undefined || step === undefined) throw checkpointError();

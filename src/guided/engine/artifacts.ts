@@ -10,6 +10,9 @@ import { Limits } from '../contracts/primitives.js';
 import type { Failure } from '../outcomes.js';
 import type { ReleaseScope } from '../scope.js';
 
+const ANY_SURROGATE = /[\uD800-\uDFFF]/;
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
 export interface SubmittedArtifact {
   readonly artifact_id: string;
   readonly media_type: ArtifactMediaType;
@@ -53,7 +56,10 @@ export function checkArtifacts(
     if (artifact.path !== declared.path) {
       failures.push({ code: FailureCode.ArtifactPathMismatch, artifact_id, path: declared.path });
     }
-    if (hasLoneSurrogate(artifact.content)) {
+    // Most artifacts hold no surrogate at all (one regex pass, free on Latin-1 text); only those that do need the
+    // exact lone-surrogate check and, for JSON, code-point string lengths.
+    const surrogates = ANY_SURROGATE.test(artifact.content);
+    if (surrogates && hasLoneSurrogate(artifact.content)) {
       failures.push({ code: FailureCode.ArtifactNotUtf8, artifact_id });
       continue;
     }
@@ -73,8 +79,16 @@ export function checkArtifacts(
       failures.push({ code: FailureCode.InvalidJson, artifact_id });
       continue;
     }
+    // A raw surrogate or a \uD800-\uDFFF escape is the only way a parsed string can hold a surrogate. (`includes`
+    // is a fast native search; the regex runs only on text that has a \u escape at all.)
+    const schema = declared.schema;
+    const escaped = artifact.content.includes('\\u') && SURROGATE_ESCAPE.test(artifact.content);
     const check =
-      declared.schema === undefined ? undefined : scope.compiled(declared.schema.id, declared.schema.version);
+      schema === undefined
+        ? undefined
+        : surrogates || escaped
+          ? scope.compiled(schema.id, schema.version)
+          : scope.compiledSurrogateFree(schema.id, schema.version);
     const result = check?.(parsed.value) ?? { ok: false as const, issues: [{ keyword: 'schema', schemaPath: '#' }] };
     if (!result.ok) {
       const issue = result.issues[0];

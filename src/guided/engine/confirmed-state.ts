@@ -39,11 +39,16 @@ export function projectionDigest(projection: Projection): string {
   return digestJson({ state: projection.state, confirmations: projection.confirmations });
 }
 
-/** Throws workflow_protocol_error when the presented prior state is not the one the checkpoint binds. */
-export function requirePriorState(projection: Projection, confirmedStateSha256: string): void {
-  if (projectionDigest(projection) !== confirmedStateSha256) {
+/**
+ * Throws workflow_protocol_error when the presented prior state is not the one the checkpoint binds; returns its
+ * digest (equal to the checkpoint's) otherwise.
+ */
+export function requirePriorState(projection: Projection, confirmedStateSha256: string): string {
+  const digest = projectionDigest(projection);
+  if (digest !== confirmedStateSha256) {
     throw protocolError(ProtocolReason.ConfirmedStateMismatch, 'confirmed state does not match the checkpoint');
   }
+  return digest;
 }
 
 /**

@@ -57,12 +57,12 @@ export function continueWorkflow(
 ): JsonObject {
   const current = verifyCheckpoint(deps.signer, scope, args['checkpoint']);
   const prior = projectionOf(args['confirmed_state']);
-  requirePriorState(prior, current.state.confirmed_state_sha256);
+  const priorDigest = requirePriorState(prior, current.state.confirmed_state_sha256);
   if (args['migration'] !== undefined) return migrateWorkflow(deps, current, args, migrationTarget);
 
   const proposed = args['next_confirmed_state'];
   const next: Projection = proposed === undefined ? prior : projectionOf(proposed);
-  const nextDigest = projectionDigest(next);
+  const nextDigest = proposed === undefined ? priorDigest : projectionDigest(next);
   const changed = nextDigest !== current.state.confirmed_state_sha256;
   if (changed) {
     requireValidState(scope, current.index.workflow.confirmed_state_schema, next);

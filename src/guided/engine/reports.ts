@@ -4,8 +4,8 @@
  * and the checkpoint's harness and adapter version; every reused validator backed by a pass receipt for the same
  * inputs. Any breach is a workflow_protocol_error and nothing advances.
  */
-import { canonicalJson } from '../../core/index.js';
 import type { BundleState, BundleValidator } from '../checkpoint/bundle.js';
+import { sameAsClean } from '../checkpoint/same-json.js';
 import type { HostBinding, ValidatorReceipt } from '../checkpoint/state.js';
 import { ProtocolReason, protocolError } from '../errors.js';
 import { refKey } from '../scope.js';
@@ -72,7 +72,7 @@ export function matchReports(
     if (report.instruction_sha256 !== entry.instruction_sha256) {
       throw protocolError(ProtocolReason.ReportInstructionMismatch, 'a report names a different validator instruction');
     }
-    if (canonicalJson(report.input_artifacts) !== canonicalJson(entry.input_artifacts)) {
+    if (!sameAsClean(report.input_artifacts, entry.input_artifacts)) {
       throw protocolError(ProtocolReason.ReportInputMismatch, 'a report names different input artifacts');
     }
     if (report.validated_by.harness !== host.harness || report.validated_by.adapter_version !== host.adapter_version) {

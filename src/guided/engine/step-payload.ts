@@ -2,10 +2,15 @@
  * The active-step payload: the exact step definition, its instruction asset, the host assets with their delivery
  * contracts (setup-workspace carries every host asset of the workflow), the selected host adapter, validator payloads,
  * output declarations with schema digests, and the resource URIs behind all of them.
+ *
+ * A payload depends only on the release and on the host binding's class (harness, pinned adapter, whether the host
+ * declared project-local assets), never on participant data. So it is built once per release scope and binding class,
+ * deep-frozen, and its canonical text registered for reuse (see canonical-text.ts).
  */
 import { RimthanError } from '../../core/index.js';
 import type { JsonObject } from '../../core/index.js';
 import type { AssetEntry, StepDefinition } from '../../registry/model.js';
+import { freezeCanonicalFragment } from '../canonical-text.js';
 import type { HostBinding } from '../checkpoint/state.js';
 import { checkpointError } from '../errors.js';
 import type { SelectedAdapter } from '../host/adapter.js';
@@ -56,7 +61,7 @@ function adapterPayload(release: string, adapter: SelectedAdapter): JsonObject {
 }
 
 /** Builds the step payload for `step` as the bound host will see it. */
-export function stepPayload(
+function buildStepPayload(
   scope: ReleaseScope,
   index: WorkflowIndex,
   step: StepDefinition,
@@ -143,4 +148,34 @@ export function stepPayload(
     outputs,
     resources: [...resources],
   };
+}
+
+/** Built payloads per release scope, keyed by workflow, step and binding class. Dropped with the scope. */
+const built = new WeakMap<ReleaseScope, Map<string, JsonObject>>();
+
+/**
+ * The step payload for `step` as the bound host will see it: built on first use for this release scope and binding
+ * class, then the same frozen object (with its canonical text registered) on every later call.
+ */
+export function stepPayload(
+  scope: ReleaseScope,
+  index: WorkflowIndex,
+  step: StepDefinition,
+  binding: HostBinding,
+  adapter: SelectedAdapter,
+): JsonObject {
+  let payloads = built.get(scope);
+  if (payloads === undefined) {
+    payloads = new Map();
+    built.set(scope, payloads);
+  }
+  const wf = index.workflow;
+  const local = binding.host_capabilities.includes('project-local-assets');
+  const key = `${wf.id}|${wf.version}|${step.id}|${binding.harness}|${adapter.asset.id}|${adapter.asset.version}|${local}`;
+  let payload = payloads.get(key);
+  if (payload === undefined) {
+    payload = freezeCanonicalFragment(buildStepPayload(scope, index, step, binding, adapter));
+    payloads.set(key, payload);
+  }
+  return payload;
 }

@@ -5,7 +5,7 @@
  * is delivered: the asset content (dynamic) or the rendered host-format file (project-local).
  */
 import { RimthanError, sha256Hex } from '../../core/index.js';
-import type { AdapterContract, AssetEntry, DeliveryMode, HostAssetKind } from '../../registry/model.js';
+import type { AdapterContract, AssetEntry, DeliveryMode, Harness, HostAssetKind } from '../../registry/model.js';
 import type { HostBinding } from '../checkpoint/state.js';
 import type { ReleaseScope } from '../scope.js';
 import { renderHostAsset } from './render.js';
@@ -21,6 +21,36 @@ export interface HostAssetDelivery {
   readonly asset: AssetEntry;
   readonly modes: readonly DeliveryMode[];
   readonly projectLocal: ProjectLocalFile | undefined;
+}
+
+interface RenderedFile {
+  readonly content: string;
+  readonly sha256: string;
+}
+
+/** Rendered host-format files per release scope, keyed by harness, kind and asset: built once, dropped with the scope. */
+const rendered = new WeakMap<ReleaseScope, Map<string, RenderedFile | null>>();
+
+/** The asset in the harness's project-local file format and its digest (undefined: the harness has no such format). */
+function renderedFile(
+  scope: ReleaseScope,
+  harness: Harness,
+  kind: HostAssetKind,
+  asset: AssetEntry,
+): RenderedFile | undefined {
+  let files = rendered.get(scope);
+  if (files === undefined) {
+    files = new Map();
+    rendered.set(scope, files);
+  }
+  const key = `${harness}|${kind}|${asset.id}|${asset.version}`;
+  let file = files.get(key);
+  if (file === undefined) {
+    const content = renderHostAsset(harness, kind, asset);
+    file = content === undefined ? null : Object.freeze({ content, sha256: sha256Hex(content) });
+    files.set(key, file);
+  }
+  return file ?? undefined;
 }
 
 /** Delivery contract for one host asset (a release lacking a referenced asset is a fault: verified releases never do). */
@@ -40,10 +70,8 @@ export function hostAssetDelivery(
     template !== undefined &&
     binding.host_capabilities.includes('project-local-assets')
   ) {
-    const content = renderHostAsset(binding.harness, ref.kind, asset);
-    if (content !== undefined) {
-      projectLocal = { path: template.replace('{asset_id}', asset.id), content, sha256: sha256Hex(content) };
-    }
+    const file = renderedFile(scope, binding.harness, ref.kind, asset);
+    if (file !== undefined) projectLocal = { path: template.replace('{asset_id}', asset.id), ...file };
   }
   const modes: DeliveryMode[] = [];
   if (listed.includes('dynamic-context')) modes.push('dynamic-context');

@@ -15,10 +15,13 @@ export type HaltReason = (typeof HaltReason)[keyof typeof HaltReason];
 export class Halt extends Error {
   override readonly name = 'Halt';
   readonly reason: HaltReason;
+  /** For a local cancellation: the (normalized) cancel reason the executor records in the terminal checkpoint. */
+  readonly cancelReason: string | undefined;
 
-  constructor(reason: HaltReason) {
+  constructor(reason: HaltReason, cancelReason?: string) {
     super(`execution halted: ${reason}`);
     this.reason = reason;
+    this.cancelReason = cancelReason;
   }
 }
 
@@ -26,6 +29,12 @@ export class Halt extends Error {
 export function haltReasonOf(signal: AbortSignal): HaltReason {
   const r: unknown = signal.reason;
   return r instanceof Halt ? r.reason : HaltReason.Stop;
+}
+
+/** The cancel reason a local cancellation put into the halt, if any. */
+export function cancelReasonOf(signal: AbortSignal): string | undefined {
+  const r: unknown = signal.reason;
+  return r instanceof Halt ? r.cancelReason : undefined;
 }
 
 /** Waits `ms`; resolves true when the time passed, false as soon as any of the signals aborts. */

@@ -21,14 +21,12 @@ export interface EventIdParts {
 
 /** The lowercase UUID (version 5 layout, RFC 4122 variant) naming one activity entry. */
 export function activityEventId(parts: EventIdParts): string {
-  const name = canonicalJson([
-    parts.session_id,
-    parts.run_id,
-    parts.kind,
-    parts.revision,
-    parts.vertex_id ?? null,
-    parts.ordinal,
-  ]);
+  const tuple = [parts.session_id, parts.run_id, parts.kind, parts.revision, parts.vertex_id ?? null, parts.ordinal];
+  // For strings without lone surrogates and integer counters, JSON.stringify writes exactly the RFC 8785 text (JCS
+  // escapes strings the way JSON.stringify does); a lone surrogate shows up as "\ud8xx" and takes the strict path.
+  const quick =
+    Number.isSafeInteger(parts.revision) && Number.isSafeInteger(parts.ordinal) ? JSON.stringify(tuple) : '';
+  const name = quick !== '' && !quick.includes('\\u') ? quick : canonicalJson(tuple);
   const bytes = createHash('sha1').update(NAMESPACE_BYTES).update(name, 'utf8').digest().subarray(0, 16);
   bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x50;
   bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;

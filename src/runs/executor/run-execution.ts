@@ -2,22 +2,28 @@
  * Executes one run from its latest checkpoint until it completes, pauses (interrupted), fails, is cancelled, or this
  * worker must let go (stop, lease loss, another owner). Every step is ONE store commit guarded by compare-and-swap on
  * the record revision and compare-and-append on the checkpoint revision, so two owners can never both advance a run.
+ *
+ * Vertex commits are pipelined (see CommitPipeline): the next vertex starts as soon as the previous one's commit is
+ * issued, up to `pipelineDepth` commits in flight. Whatever ends the execution (completion, interrupt, failure,
+ * cancel, stop) waits until every commit in flight is acknowledged, so an outcome is reported only once it is durable.
  */
 import type { Clock } from '../../core/clock.js';
 import type { JsonObject } from '../../core/json.js';
 import type { FlowCatalog, FlowDefinition } from '../flow/catalog.js';
 import { resolveNext, type CompiledVertex } from '../flow/graph.js';
 import { RunStatus, StoreConflictError, type InterruptInfo, type RunRecord, type RunStore } from '../store/types.js';
-import { haltReasonOf, HaltReason } from './abort.js';
+import { cancelReasonOf, haltReasonOf, HaltReason } from './abort.js';
 import type { FlowCheckpoint } from './checkpoint-state.js';
 import { buildFenceCommit, buildStepCommit, type StepCommit } from './commit-builder.js';
+import { CommitPipeline, predictRecord, type Refusal } from './commit-pipeline.js';
+import { attemptIdOf, TRIES_PER_EPOCH } from './idempotency-key.js';
 import { loadInput, loadRunView, pinnedDefinition } from './run-loader.js';
 import { cancelStep, failStep, interruptStep, vertexStep, type PendingCompletion } from './steps.js';
 import { runVertex } from './vertex-runner.js';
 
 /** Where a background fault happened (for the optional `onError` hook; never carries participant data by itself). */
 export interface ErrorContext {
-  readonly phase: 'vertex' | 'execution' | 'claim' | 'lease' | 'notify';
+  readonly phase: 'vertex' | 'execution' | 'claim' | 'lease' | 'notify' | 'definition';
   readonly runId?: string;
   readonly vertex?: string;
   readonly attempt?: number;
@@ -28,6 +34,10 @@ export interface ExecutorDeps {
   readonly catalog: FlowCatalog;
   readonly clock: Clock;
   readonly onError?: ((error: unknown, where: ErrorContext) => void) | undefined;
+  /** Vertex commits in flight at once (1 = every vertex commit is durable before the next vertex starts). */
+  readonly pipelineDepth: number;
+  /** What to do with a run whose pinned definition this worker lacks: leave it for another worker, or fail it. */
+  readonly unknownDefinition: 'defer' | 'fail';
 }
 
 export interface ExecutionControl {
@@ -37,8 +47,26 @@ export interface ExecutionControl {
   readonly drain: AbortSignal;
 }
 
-/** How an execution ended: the run's status, `released` (let go, resumable) or `lost` (another owner moved on). */
-export type ExecutionEnd = RunStatus | 'released' | 'lost';
+/** What the start path already holds for a run it seeded with this worker's lease (saves reading it back). */
+export interface WarmStart {
+  readonly checkpoint: FlowCheckpoint;
+  readonly input: JsonObject;
+}
+
+export interface ExecutionStart {
+  /**
+   * The record revision produced by this execution's own fencing write (the claim that leased the run, or the seed
+   * commit that took the lease); durable before anything runs, so it names this execution uniquely.
+   */
+  readonly epoch: number;
+  readonly warm?: WarmStart | undefined;
+}
+
+/**
+ * How an execution ended: the run's status, `released` (let go, resumable), `lost` (another owner moved on) or
+ * `deferred` (this worker's catalog lacks the pinned definition; the run was left untouched for another worker).
+ */
+export type ExecutionEnd = RunStatus | 'released' | 'lost' | 'deferred';
 
 const MAX_TERMINAL_TRIES = 8;
 
@@ -46,16 +74,26 @@ class RunExecution {
   readonly #deps: ExecutorDeps;
   readonly #control: ExecutionControl;
   readonly #runId: string;
+  readonly #warm: WarmStart | undefined;
+  readonly #pipeline: CommitPipeline;
+  /** The record as it will be once every commit in flight has landed (the base of the next commit). */
   #record: RunRecord;
   #cp: FlowCheckpoint | undefined;
   #def: FlowDefinition | undefined;
   #gone = false;
+  #epoch: number;
+  #tries = 0;
+  /** A refusal already taken out of the pipeline (by #commit or #refence), kept for #conclude. */
+  #refusalSeen: Refusal | undefined;
 
-  constructor(deps: ExecutorDeps, claimed: RunRecord, control: ExecutionControl) {
+  constructor(deps: ExecutorDeps, claimed: RunRecord, control: ExecutionControl, start: ExecutionStart) {
     this.#deps = deps;
     this.#control = control;
     this.#runId = claimed.run_id;
     this.#record = claimed;
+    this.#epoch = start.epoch;
+    this.#warm = start.warm;
+    this.#pipeline = new CommitPipeline(deps.store, deps.pipelineDepth);
   }
 
   #now(): string {
@@ -77,28 +115,34 @@ class RunExecution {
   }
 
   async run(): Promise<ExecutionEnd> {
-    await this.#reload();
+    const warm = this.#warm;
+    if (warm === undefined) await this.#reload();
+    else this.#cp = warm.checkpoint;
     if (this.#gone) return 'lost';
     this.#def = pinnedDefinition(this.#deps.catalog, this.#record);
     if (this.#record.status !== RunStatus.Running) return this.#record.status;
     if (this.#record.cancel_requested) return this.#cancel(undefined);
     if (this.#def === undefined) {
+      if (this.#deps.unknownDefinition === 'defer') return 'deferred';
       return this.#fail(`flow ${this.#record.definition_name}@${this.#record.definition_version} is not registered`);
     }
     if (this.#cp === undefined) return this.#fail('the latest checkpoint is unreadable');
-    const input = await loadInput(this.#deps.store, this.#record);
+    const input = warm?.input ?? (await loadInput(this.#deps.store, this.#record));
     if (input === undefined) return this.#fail('the run input is missing or unreadable');
-    if (!(await this.#fence())) return this.#settle(undefined);
     return this.#loop(this.#def, input);
   }
 
   async #loop(def: FlowDefinition, input: JsonObject): Promise<ExecutionEnd> {
     const { halt, drain } = this.#control;
     for (;;) {
+      if (this.#pipeline.refused) return this.#conclude();
+      if (this.#pipeline.full) {
+        await this.#pipeline.waitOldest();
+        continue;
+      }
       const record = this.#record;
       const cp = this.#cp;
-      if (record.status !== RunStatus.Running) return record.status;
-      if (record.cancel_requested) return this.#cancel(undefined);
+      if (record.status !== RunStatus.Running || record.cancel_requested) return this.#conclude();
       if (halt.aborted || drain.aborted) return this.#halted();
       if (cp === undefined) return this.#fail('the latest checkpoint is unreadable');
       const vertex = cp.next_vertex === null ? undefined : def.graph.vertices.get(cp.next_vertex);
@@ -111,7 +155,7 @@ class RunExecution {
         resume: cp.resume ?? undefined,
         halt,
         drain,
-        beginTry: (n) => this.#beginTry(n),
+        beginTry: () => this.#beginTry(),
         onTryFailed: (error, attempt) =>
           this.#deps.onError?.(error, { phase: 'vertex', runId: this.#runId, vertex: vertex.id, attempt }),
       });
@@ -125,6 +169,11 @@ class RunExecution {
           const next = resolveNext(def.graph, vertex, outcome.state);
           if (!next.ok) return this.#fail(`the edge after ${vertex.label} named no vertex of the flow`, pending);
           step = vertexStep({ ...this.#base(), cp, done: pending, next: next.next });
+          if (next.next !== null) {
+            // The run goes on: issue the commit and start the next vertex without waiting for its acknowledgement.
+            this.#issue(step, pending);
+            continue;
+          }
           break;
         }
         case 'interrupted':
@@ -142,10 +191,9 @@ class RunExecution {
           });
           break;
       }
-      const readRevision = step.record.checkpoint_revision;
-      if (await this.#commit(step)) continue;
-      // A completion may still be folded into a cancel only if nobody appended a checkpoint meanwhile.
-      return this.#settle(this.#record.checkpoint_revision === readRevision ? pending : undefined);
+      // The step that ends this execution (completion or pause) lands after everything in flight.
+      if (await this.#commit(step, pending)) return this.#record.status;
+      return this.#conclude();
     }
   }
 
@@ -153,43 +201,81 @@ class RunExecution {
     return interruptStep({ ...this.#base(), cp, vertex, info });
   }
 
-  /** Try 1 runs under the revision of the last commit; each retry first fences a new one (its durable attempt id). */
-  async #beginTry(n: number): Promise<number | undefined> {
-    if (n === 1) return this.#record.record_revision;
-    return (await this.#fence()) ? this.#record.record_revision : undefined;
+  /** The attempt id of the next try: the epoch and a per-execution sequence number (no write per try). */
+  async #beginTry(): Promise<number | undefined> {
+    if (this.#tries + 1 >= TRIES_PER_EPOCH && !(await this.#refence())) return undefined;
+    this.#tries += 1;
+    return attemptIdOf(this.#epoch, this.#tries);
   }
 
-  /** Bumps record_revision; false (after reloading) when the record moved under us. */
-  async #fence(): Promise<boolean> {
+  /** Starts a new epoch with a patch-only fencing commit (only after 2^21 - 1 tries in one execution). */
+  async #refence(): Promise<boolean> {
+    const settled = await this.#pipeline.settle();
+    if ('refusal' in settled) {
+      this.#refusalSeen = settled.refusal;
+      return false;
+    }
+    if (settled.record !== undefined) this.#record = settled.record;
     try {
       this.#record = await this.#deps.store.commit(buildFenceCommit(this.#record, this.#now()));
-      return true;
     } catch (error) {
       if (!(error instanceof StoreConflictError)) throw error;
       await this.#reload();
       return false;
     }
+    this.#epoch = this.#record.record_revision;
+    this.#tries = 0;
+    return true;
   }
 
-  /** Commits a step; false (after reloading) on a compare-and-swap conflict. */
-  async #commit(step: StepCommit): Promise<boolean> {
-    try {
-      this.#record = await this.#deps.store.commit(buildStepCommit(step));
-      this.#cp = step.checkpoint;
-      return true;
-    } catch (error) {
-      if (!(error instanceof StoreConflictError)) throw error;
-      await this.#reload();
+  /** Issues a step's commit behind the ones in flight and moves the predicted position past it. */
+  #issue(step: StepCommit, pending: PendingCompletion | undefined): void {
+    const commit = buildStepCommit(step);
+    this.#pipeline.issue(commit, step, pending);
+    this.#record = predictRecord(this.#record, commit);
+    this.#cp = step.checkpoint;
+  }
+
+  /** Issues a step and waits until it and everything before it are acknowledged; false when one was refused. */
+  async #commit(step: StepCommit, pending: PendingCompletion | undefined): Promise<boolean> {
+    this.#issue(step, pending);
+    const settled = await this.#pipeline.settle();
+    if ('refusal' in settled) {
+      this.#refusalSeen = settled.refusal;
       return false;
     }
+    if (settled.record !== undefined) this.#record = settled.record;
+    return true;
   }
 
-  /** After a refused write or a refused fence: decide from the fresh record what this execution still owes. */
-  async #settle(pending: PendingCompletion | undefined): Promise<ExecutionEnd> {
+  /**
+   * Waits for the commits in flight, then decides from the durable state what this execution still owes. A refused
+   * commit means someone else wrote (a cancel request, another owner): reload, and fold the refused completion into a
+   * cancellation only if nobody appended a checkpoint meanwhile. A fault that is not a refusal is thrown.
+   */
+  async #conclude(cancelReason?: string): Promise<ExecutionEnd> {
+    const settled = await this.#pipeline.settle();
+    const refusal = this.#refusalSeen ?? ('refusal' in settled ? settled.refusal : undefined);
+    this.#refusalSeen = undefined;
+    if (refusal === undefined) {
+      if ('record' in settled && settled.record !== undefined) this.#record = settled.record;
+      if (this.#record.status !== RunStatus.Running) return this.#record.status;
+      await this.#reload();
+      return this.#settle(undefined, cancelReason);
+    }
+    if (!(refusal.error instanceof StoreConflictError)) throw refusal.error;
+    const readRevision = refusal.step.record.checkpoint_revision;
+    await this.#reload();
+    const fold = this.#record.checkpoint_revision === readRevision ? refusal.pending : undefined;
+    return this.#settle(fold, cancelReason);
+  }
+
+  /** From a fresh record: what this execution still owes (a cancellation, or nothing: let go). */
+  async #settle(pending: PendingCompletion | undefined, cancelReason?: string): Promise<ExecutionEnd> {
     if (this.#gone) return 'lost';
     const record = this.#record;
     if (record.status !== RunStatus.Running) return record.status;
-    if (record.cancel_requested) return this.#cancel(pending);
+    if (record.cancel_requested || cancelReason !== undefined) return this.#cancel(pending, cancelReason);
     return this.#control.drain.aborted ? 'released' : 'lost';
   }
 
@@ -197,24 +283,37 @@ class RunExecution {
     const { halt } = this.#control;
     if (halt.aborted) {
       const reason = haltReasonOf(halt);
-      if (reason === HaltReason.Stop) return 'released';
-      if (reason === HaltReason.LeaseLost) return 'lost';
+      if (reason === HaltReason.Stop || reason === HaltReason.LeaseLost) {
+        const settled = await this.#pipeline.settle();
+        this.#refusalSeen = undefined;
+        if ('refusal' in settled && !(settled.refusal.error instanceof StoreConflictError)) throw settled.refusal.error;
+        return reason === HaltReason.Stop ? 'released' : 'lost';
+      }
+      // A local cancellation: this execution writes the terminal checkpoint itself, after its commits in flight.
+      return this.#conclude(cancelReasonOf(halt));
     }
-    await this.#reload();
-    return this.#settle(undefined);
+    return this.#conclude();
   }
 
-  /** Appends the one terminal checkpoint of a cancellation; the reason is the summary the cancel request left. */
-  async #cancel(pending: PendingCompletion | undefined): Promise<ExecutionEnd> {
+  /**
+   * Appends the one terminal checkpoint of a cancellation. The reason is the one the local cancel handed over, else
+   * the summary a cancel request left on the record.
+   */
+  async #cancel(pending: PendingCompletion | undefined, cancelReason?: string): Promise<ExecutionEnd> {
     let fold = pending;
     for (let i = 0; i < MAX_TERMINAL_TRIES && !this.#gone; i++) {
       const record = this.#record;
       if (record.status !== RunStatus.Running && record.status !== RunStatus.Interrupted) return record.status;
-      const reason = record.status_summary.length > 0 ? record.status_summary : 'cancel requested';
+      const summary = record.status_summary.length > 0 ? record.status_summary : 'cancel requested';
+      const reason = cancelReason ?? summary;
       const revision = record.checkpoint_revision;
-      if (await this.#commit(cancelStep({ ...this.#base(), cp: this.#cp, reason, pending: fold }))) {
+      if (await this.#commit(cancelStep({ ...this.#base(), cp: this.#cp, reason, pending: fold }), undefined)) {
         return RunStatus.Cancelled;
       }
+      const refusal = this.#refusalSeen;
+      this.#refusalSeen = undefined;
+      if (refusal !== undefined && !(refusal.error instanceof StoreConflictError)) throw refusal.error;
+      await this.#reload();
       if (this.#record.checkpoint_revision !== revision) fold = undefined;
     }
     return 'lost';
@@ -223,12 +322,20 @@ class RunExecution {
   /** Ends the run as failed (a definition, checkpoint, input or edge it cannot go on with). */
   async #fail(message: string, pending?: PendingCompletion): Promise<ExecutionEnd> {
     const step = failStep({ ...this.#base(), cp: this.#cp, message, pending });
-    if (await this.#commit(step)) return RunStatus.Failed;
-    return this.#settle(undefined);
+    if (await this.#commit(step, undefined)) return RunStatus.Failed;
+    return this.#conclude();
   }
 }
 
-/** Runs `claimed` (a record this worker holds the lease for) until it ends or must be let go. */
-export function executeRun(deps: ExecutorDeps, claimed: RunRecord, control: ExecutionControl): Promise<ExecutionEnd> {
-  return new RunExecution(deps, claimed, control).run();
+/**
+ * Runs `claimed` (a record this worker holds the lease for) until it ends or must be let go. `start.epoch` must be the
+ * record revision produced by the write that gave this worker the lease (see ExecutionStart).
+ */
+export function executeRun(
+  deps: ExecutorDeps,
+  claimed: RunRecord,
+  control: ExecutionControl,
+  start: ExecutionStart,
+): Promise<ExecutionEnd> {
+  return new RunExecution(deps, claimed, control, start).run();
 }

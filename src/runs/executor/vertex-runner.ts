@@ -1,7 +1,7 @@
 /**
  * Runs one vertex: the attempt loop with exponential backoff, a per-try timeout that aborts the try's signal, and the
- * interrupt() hook. It never writes to the store itself; `beginTry` (supplied by the execution) mints the durable
- * attempt id of each try and may refuse (the run must stop).
+ * interrupt() hook. It never writes to the store itself; `beginTry` (supplied by the execution) mints the attempt id
+ * of each try and may refuse (the run must stop).
  */
 import { isRimthanError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
@@ -30,7 +30,7 @@ export interface VertexRunRequest {
   readonly halt: AbortSignal;
   /** Graceful stop: lets the try in flight finish but starts no backoff wait or new try. */
   readonly drain: AbortSignal;
-  /** Mints the durable attempt id of try `n` (1-based); undefined = stop without running it. */
+  /** Mints the attempt id of try `n` (1-based; unique per try, see attemptIdOf); undefined = stop without running it. */
   readonly beginTry: (n: number) => Promise<number | undefined>;
   /** Observability hook for failed tries (the error stays local; it never reaches history or a message). */
   readonly onTryFailed?: (error: unknown, attempt: number) => void;

@@ -32,8 +32,10 @@ export interface VertexContext<S extends JsonObject, I extends JsonObject = Json
   /** 1-based try number within the current execution (for logging and backoff decisions). */
   readonly attempt: number;
   /**
-   * Deterministic key for side effects: SHA-256 of `${run_id}:${vertex}:${attempt_id}`, where attempt_id is durable and
-   * unique per try (a retry or a re-execution after a crash gets a new key; the same try always has the same key).
+   * Deterministic key for side effects: SHA-256 of `${run_id}:${vertex}:${attempt_id}`, where attempt_id is unique per
+   * try: the epoch of the execution (the record revision its durable claim or seed produced) × 2^21 + the try's
+   * sequence number within the execution. A retry or a re-execution after a crash gets a new key; the same try always
+   * has the same key, and the checkpoint records the attempt id of the try that produced it.
    */
   readonly idempotencyKey: string;
   /** Aborted on timeout, cancellation, lease loss or supervisor shutdown. */

@@ -21,8 +21,12 @@ export function postgresQueries(q: string) {
       ORDER BY created_seq LIMIT $3`,
     updateRun: `UPDATE ${q}.runs SET status = $2, status_summary = $3, cancel_requested = $4,
         checkpoint_revision = $5, activity_cursor = $6, artifacts = $7, interrupt = $8, updated_at = $9,
-        record_revision = $10
+        record_revision = $10,
+        lease_owner = CASE WHEN $2 = 'running' THEN lease_owner END,
+        lease_expires_at = CASE WHEN $2 = 'running' THEN lease_expires_at END
       WHERE run_id = $1 AND record_revision = $11`,
+    takeLease: `UPDATE ${q}.runs SET lease_owner = $2, lease_expires_at = now() + $3::float8 * interval '1 millisecond'
+      WHERE run_id = $1 AND (lease_owner IS NULL OR lease_owner = $2 OR lease_expires_at <= now())`,
     insertCheckpoint: `INSERT INTO ${q}.checkpoints (run_id, revision, state, created_at) VALUES ($1, $2, $3, $4)`,
     latestCheckpoint: `SELECT run_id, revision, state, created_at FROM ${q}.checkpoints WHERE run_id = $1
       ORDER BY revision DESC LIMIT 1`,
@@ -38,11 +42,13 @@ export function postgresQueries(q: string) {
         SELECT run_id FROM ${q}.runs
         WHERE status IN ('pending', 'running') AND checkpoint_revision >= 0
           AND (lease_owner IS NULL OR lease_expires_at <= now())
+          AND NOT (run_id = ANY($4::text[]))
         ORDER BY created_seq
         LIMIT $3
         FOR UPDATE SKIP LOCKED
       )
-      UPDATE ${q}.runs AS r SET lease_owner = $1, lease_expires_at = now() + $2::float8 * interval '1 millisecond'
+      UPDATE ${q}.runs AS r SET lease_owner = $1, lease_expires_at = now() + $2::float8 * interval '1 millisecond',
+        record_revision = r.record_revision + 1
       FROM picked WHERE r.run_id = picked.run_id
       RETURNING r.*`,
     renew: `UPDATE ${q}.runs SET lease_expires_at = now() + $2::float8 * interval '1 millisecond'

@@ -36,6 +36,7 @@ import {
 import {
   checkBatch,
   checkCommit,
+  checkExclude,
   checkHistoryQuery,
   checkInput,
   checkLease,
@@ -67,6 +68,8 @@ export class PostgresRunStore implements RunStore {
   readonly #sql: PostgresQueries;
   readonly #channel: string;
   readonly #hub = new NotifyHub();
+  /** The last commit issued per run: the next one for that run waits for it (commits apply in call order). */
+  readonly #tails = new Map<string, Promise<unknown>>();
   #state: OpenState | undefined;
 
   /** Validates the options; nothing connects before `open()`. */
@@ -177,8 +180,26 @@ export class PostgresRunStore implements RunStore {
     return result.rows.map(rowToRun);
   }
 
-  async commit(commit: Commit): Promise<RunRecord> {
-    checkCommit(commit);
+  /** See RunStore.commit; one run's commits run one after another in call order (pooled connections would race). */
+  commit(commit: Commit): Promise<RunRecord> {
+    try {
+      checkCommit(commit);
+      this.#pool();
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    const before = this.#tails.get(commit.run_id);
+    const run = (): Promise<RunRecord> => this.#commitNow(commit);
+    const result = before === undefined ? run() : before.then(run, run);
+    const tail = result.catch(() => undefined);
+    this.#tails.set(commit.run_id, tail);
+    void tail.then(() => {
+      if (this.#tails.get(commit.run_id) === tail) this.#tails.delete(commit.run_id);
+    });
+    return result;
+  }
+
+  async #commitNow(commit: Commit): Promise<RunRecord> {
     try {
       return await withTransaction(this.#pool(), (client) => this.#applyCommit(client, commit));
     } catch (error) {
@@ -219,6 +240,11 @@ export class PostgresRunStore implements RunStore {
       commit.expected_record_revision,
     ]);
     if (updated.rowCount !== 1) throw new StoreConflictError('run record changed since it was read');
+    if (commit.lease !== undefined) {
+      const lease = [final.run_id, commit.lease.worker_id, commit.lease.lease_ms];
+      const taken = await client.query(this.#sql.takeLease, lease);
+      if (taken.rowCount !== 1) throw new StoreConflictError('another worker holds the run lease');
+    }
     return final;
   }
 
@@ -249,11 +275,17 @@ export class PostgresRunStore implements RunStore {
     return (await pool.query<ActivityRow>(this.#sql.historyAfter, values)).rows.map(rowToActivity);
   }
 
-  async claimRuns(worker_id: string, lease_ms: number, limit: number): Promise<RunRecord[]> {
+  async claimRuns(
+    worker_id: string,
+    lease_ms: number,
+    limit: number,
+    exclude: readonly string[] = [],
+  ): Promise<RunRecord[]> {
     checkLease(worker_id, lease_ms);
     checkBatch('limit', limit);
+    checkExclude(exclude);
     if (limit === 0) return [];
-    const result = await this.#pool().query<RunRow>(this.#sql.claim, [worker_id, lease_ms, limit]);
+    const result = await this.#pool().query<RunRow>(this.#sql.claim, [worker_id, lease_ms, limit, [...exclude]]);
     return result.rows.map(rowToRun).sort((a, b) => a.created_seq - b.created_seq);
   }
 

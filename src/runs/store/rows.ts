@@ -178,6 +178,9 @@ export function planCommit(current: RunRecord, commit: Commit): CommitPlan {
   if (!isAllowedTransition(current.status, status)) {
     throw new StoreConflictError(`run status cannot change from ${current.status} to ${status}`);
   }
+  if (commit.lease !== undefined && status !== 'running') {
+    throw new RimthanError('invalid_argument', 'a lease can only be taken by a commit that leaves the run running');
+  }
   let checkpointRevision = current.checkpoint_revision;
   let checkpointState: string | undefined;
   if (commit.checkpoint !== undefined) {

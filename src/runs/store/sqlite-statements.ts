@@ -21,6 +21,7 @@ type StatementName =
   | 'historyAfter'
   | 'claimable'
   | 'setLease'
+  | 'takeLease'
   | 'renewLease'
   | 'releaseLease';
 
@@ -49,7 +50,9 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
     updateRun: db.prepare(
       `UPDATE runs SET status = @status, status_summary = @status_summary, cancel_requested = @cancel_requested,
         checkpoint_revision = @checkpoint_revision, activity_cursor = @activity_cursor, artifacts = @artifacts,
-        interrupt = @interrupt, updated_at = @updated_at, record_revision = @record_revision
+        interrupt = @interrupt, updated_at = @updated_at, record_revision = @record_revision,
+        lease_owner = CASE WHEN @status = 'running' THEN lease_owner END,
+        lease_expires_at = CASE WHEN @status = 'running' THEN lease_expires_at END
        WHERE run_id = @run_id AND record_revision = @expected_record_revision`,
     ),
     insertCheckpoint: db.prepare('INSERT INTO checkpoints (run_id, revision, state, created_at) VALUES (?, ?, ?, ?)'),
@@ -75,10 +78,18 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
         `SELECT run_id FROM runs
          WHERE status IN ('pending', 'running') AND checkpoint_revision >= 0
            AND (lease_owner IS NULL OR lease_expires_at <= ?)
+           AND run_id NOT IN (SELECT value FROM json_each(?))
          ORDER BY created_seq LIMIT ?`,
       )
       .pluck(),
-    setLease: db.prepare('UPDATE runs SET lease_owner = ?, lease_expires_at = ? WHERE run_id = ?'),
+    // A claim is a fencing write: it bumps record_revision (see RunStore.claimRuns).
+    setLease: db.prepare(
+      'UPDATE runs SET lease_owner = ?, lease_expires_at = ?, record_revision = record_revision + 1 WHERE run_id = ?',
+    ),
+    takeLease: db.prepare(
+      `UPDATE runs SET lease_owner = @worker_id, lease_expires_at = @expires
+       WHERE run_id = @run_id AND (lease_owner IS NULL OR lease_owner = @worker_id OR lease_expires_at <= @now)`,
+    ),
     renewLease: db.prepare('UPDATE runs SET lease_expires_at = ? WHERE run_id = ? AND lease_owner = ?'),
     releaseLease: db.prepare(
       'UPDATE runs SET lease_owner = NULL, lease_expires_at = NULL WHERE run_id = ? AND lease_owner = ?',

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { RimthanError } from '../../core/errors.js';
 import { GroupCommitWriter } from './group-commit.js';
 import { NotifyHub } from './notify-hub.js';
+import { RecordCache } from './record-cache.js';
 import {
   activityValues,
   encodeJsonColumns,
@@ -35,6 +36,7 @@ import {
 import {
   checkBatch,
   checkCommit,
+  checkExclude,
   checkHistoryQuery,
   checkInput,
   checkLease,
@@ -54,6 +56,7 @@ interface OpenState {
   readonly db: Database.Database;
   readonly sql: SqliteStatements;
   readonly writer: GroupCommitWriter;
+  readonly cache: RecordCache;
 }
 
 /** Cursor ordinal meaning "after every entry of the revision". */
@@ -82,7 +85,14 @@ export class SqliteRunStore implements RunStore {
         db.pragma('foreign_keys = ON');
         migrateSqlite(db);
         const sql = prepareStatements(db);
-        this.#state = { db, sql, writer: new GroupCommitWriter(db, this.#options.groupCommit ?? true) };
+        const totalChanges = db.prepare('SELECT total_changes()').pluck();
+        const cache = new RecordCache();
+        const writer = new GroupCommitWriter(db, this.#options.groupCommit ?? true, {
+          changes: () => Number(totalChanges.get()),
+          onRollback: () => cache.clear(),
+          setSync: (sync) => db.pragma(`synchronous = ${sync ? 'FULL' : 'NORMAL'}`),
+        });
+        this.#state = { db, sql, writer, cache };
       } catch (error) {
         db.close();
         throw error;
@@ -107,10 +117,15 @@ export class SqliteRunStore implements RunStore {
     return this.#state;
   }
 
+  /**
+   * Stores the input without an fsync of its own: it is durable no later than this store's next synced write (WAL
+   * commits reach the disk in order), and a run can only reference it through a later, synced createRun. An fsync
+   * here would protect an input that nothing refers to yet.
+   */
   async putInput(sha256: string, canonical: string): Promise<void> {
     checkInput(sha256, canonical);
     const { sql, writer } = this.#open();
-    await writer.write(() => sql.putInput.run(sha256, canonical));
+    await writer.write(() => sql.putInput.run(sha256, canonical), { sync: false });
   }
 
   getInput(sha256: string): Promise<string | undefined> {
@@ -119,7 +134,7 @@ export class SqliteRunStore implements RunStore {
 
   async createRun(record: NewRunRecord): Promise<RunRecord> {
     checkNewRun(record);
-    const { sql, writer } = this.#open();
+    const { sql, writer, cache } = this.#open();
     const params = {
       run_id: record.run_id,
       session_id: record.session_id,
@@ -142,7 +157,7 @@ export class SqliteRunStore implements RunStore {
         if (isUniqueViolation(error)) throw new StoreConflictError('run id or idempotency key already exists');
         throw error;
       }
-      return rowToRun(sql.runById.get(record.run_id) as RunRow);
+      return cache.set(rowToRun(sql.runById.get(record.run_id) as RunRow));
     });
   }
 
@@ -177,8 +192,8 @@ export class SqliteRunStore implements RunStore {
 
   async commit(commit: Commit): Promise<RunRecord> {
     checkCommit(commit);
-    const { sql, writer } = this.#open();
-    return writer.write(() => applyCommit(sql, commit));
+    const { sql, writer, cache } = this.#open();
+    return writer.write(() => applyCommit(sql, cache, commit));
   }
 
   latestCheckpoint(run_id: string): Promise<Checkpoint | undefined> {
@@ -210,13 +225,20 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  async claimRuns(worker_id: string, lease_ms: number, limit: number): Promise<RunRecord[]> {
+  async claimRuns(
+    worker_id: string,
+    lease_ms: number,
+    limit: number,
+    exclude: readonly string[] = [],
+  ): Promise<RunRecord[]> {
     checkLease(worker_id, lease_ms);
     checkBatch('limit', limit);
+    checkExclude(exclude);
     const { sql, writer } = this.#open();
+    const skip = JSON.stringify(exclude);
     return writer.write(() => {
       const now = Date.now();
-      const ids = sql.claimable.all(now, limit) as string[];
+      const ids = sql.claimable.all(now, skip, limit) as string[];
       return ids.map((id) => {
         sql.setLease.run(worker_id, now + lease_ms, id);
         return rowToRun(sql.runById.get(id) as RunRow);
@@ -237,6 +259,11 @@ export class SqliteRunStore implements RunStore {
   async releaseLease(worker_id: string, run_id: string): Promise<void> {
     const { sql, writer } = this.#open();
     await writer.write(() => sql.releaseLease.run(run_id, worker_id));
+  }
+
+  /** Write transactions committed so far that changed rows (one WAL fsync each); for benchmarks and diagnosis. */
+  get transactions(): number {
+    return this.#state?.writer.transactions ?? 0;
   }
 
   /** In-process wake-up: every listener of this store object hears it on a later turn. */
@@ -261,11 +288,18 @@ function settle<T>(work: () => T): Promise<T> {
   }
 }
 
-/** Executes one commit inside the batch transaction (its own savepoint). */
-function applyCommit(sql: SqliteStatements, commit: Commit): RunRecord {
+/** The record as stored: from the cache when it holds the expected revision (see RecordCache), else read. */
+function currentRecord(sql: SqliteStatements, cache: RecordCache, commit: Commit): RunRecord {
+  const cached = cache.get(commit.run_id, commit.expected_record_revision);
+  if (cached !== undefined) return cached;
   const row = sql.runById.get(commit.run_id) as RunRow | undefined;
   if (row === undefined) throw new RimthanError('not_found', 'run not found');
-  const { next, checkpointState } = planCommit(rowToRun(row), commit);
+  return rowToRun(row);
+}
+
+/** Executes one commit inside the batch transaction (its own savepoint). */
+function applyCommit(sql: SqliteStatements, cache: RecordCache, commit: Commit): RunRecord {
+  const { next, checkpointState } = planCommit(currentRecord(sql, cache, commit), commit);
   try {
     if (commit.checkpoint !== undefined && checkpointState !== undefined) {
       sql.insertCheckpoint.run(
@@ -295,7 +329,17 @@ function applyCommit(sql: SqliteStatements, commit: Commit): RunRecord {
       expected_record_revision: commit.expected_record_revision,
     });
     if (result.changes !== 1) throw new StoreConflictError('run record changed since it was read');
-    return final;
+    if (commit.lease !== undefined) {
+      const now = Date.now();
+      const lease = {
+        run_id: final.run_id,
+        worker_id: commit.lease.worker_id,
+        expires: now + commit.lease.lease_ms,
+        now,
+      };
+      if (sql.takeLease.run(lease).changes !== 1) throw new StoreConflictError('another worker holds the run lease');
+    }
+    return cache.set(final);
   } catch (error) {
     if (isUniqueViolation(error)) throw new StoreConflictError('checkpoint or activity position already taken');
     throw error;

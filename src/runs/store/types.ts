@@ -123,6 +123,12 @@ export interface RunPatch {
   readonly updated_at: string;
 }
 
+/** A lease taken in the same transaction as a commit (a seed its own worker executes at once). */
+export interface CommitLease {
+  readonly worker_id: string;
+  readonly lease_ms: number;
+}
+
 export interface Commit {
   readonly run_id: string;
   /** The record revision the writer read; the commit fails with `conflict` when it moved. */
@@ -132,6 +138,12 @@ export interface Commit {
   readonly checkpoint?: Omit<Checkpoint, 'run_id'>;
   /** Appended in order; an entry whose event_id already exists is skipped (idempotent publish). */
   readonly activities?: readonly Omit<ActivityEntry, 'run_id'>[];
+  /**
+   * Takes the run's lease for `worker_id` in the same transaction, so no separate claim write is needed. Only for a
+   * commit that leaves the run `running` (else `invalid_argument`); refused with `conflict` while another worker
+   * holds an unexpired lease.
+   */
+  readonly lease?: CommitLease;
 }
 
 export interface HistoryQuery {
@@ -180,6 +192,11 @@ export interface RunStore {
   /**
    * The atomic write. Returns the updated record (record_revision + 1). Unknown run → RimthanError('not_found');
    * lost compare-and-swap, checkpoint gap or a transition the status machine forbids → StoreConflictError.
+   *
+   * Ordering: commits of one run that one store object receives are applied in the order they were called, even when
+   * the caller does not wait for one before issuing the next (the executor pipelines vertex commits this way). A
+   * commit that leaves the run in any status other than `running` also clears its lease (a lease only means something
+   * for a running run), so the worker needs no separate release write.
    */
   commit(commit: Commit): Promise<RunRecord>;
   latestCheckpoint(run_id: string): Promise<Checkpoint | undefined>;
@@ -193,8 +210,13 @@ export interface RunStore {
    * Leases: a worker claims up to `limit` seeded runs in status `running` that nobody else holds (or whose lease
    * expired); runs it already holds are not returned again (renew those). SQLite measures leases with the process
    * clock, PostgreSQL with the database's `now()`.
+   *
+   * Claiming is a fencing write: it bumps each claimed run's record_revision, and the returned record carries the
+   * revision this claim produced. The executor uses that revision as the epoch of its idempotency keys (unique per
+   * claim, durable before any vertex runs) and every writer still holding an older revision is refused.
+   * `exclude` (at most 1000 ids) names runs the worker does not want now (it lacks their flow definition).
    */
-  claimRuns(worker_id: string, lease_ms: number, limit: number): Promise<RunRecord[]>;
+  claimRuns(worker_id: string, lease_ms: number, limit: number, exclude?: readonly string[]): Promise<RunRecord[]>;
   /** Extends the worker's leases; returns the run ids it still holds. */
   renewLeases(worker_id: string, run_ids: readonly string[], lease_ms: number): Promise<string[]>;
   releaseLease(worker_id: string, run_id: string): Promise<void>;

@@ -164,6 +164,7 @@ export function checkCommit(commit: Commit): void {
     checkCounter('checkpoint revision', commit.checkpoint.revision, 0);
     checkText('checkpoint created_at', commit.checkpoint.created_at, 64);
   }
+  if (commit.lease !== undefined) checkLease(commit.lease.worker_id, commit.lease.lease_ms);
   const activities = commit.activities ?? [];
   if (activities.length > STORE_LIMITS.maxActivitiesPerCommit) {
     throw invalid(`more than ${STORE_LIMITS.maxActivitiesPerCommit} activities in one commit`);
@@ -196,6 +197,14 @@ export function checkListQuery(query: ListQuery): void {
 export function checkLease(workerId: string, leaseMs: number): void {
   checkText('worker_id', workerId, STORE_LIMITS.maxIdentifierBytes);
   if (!Number.isSafeInteger(leaseMs) || leaseMs < 1) throw invalid('lease_ms must be a positive integer');
+}
+
+/** Checks the ids a claim must skip. */
+export function checkExclude(exclude: readonly string[]): void {
+  const list: unknown = exclude;
+  if (!Array.isArray(list)) throw invalid('exclude must be an array');
+  checkBatch('exclude', exclude.length);
+  for (const id of exclude) checkText('excluded run_id', id, STORE_LIMITS.maxIdentifierBytes);
 }
 
 /** Checks a claim/renew batch size. */

@@ -1,7 +1,8 @@
 /**
  * Cancel: already cancelled → idempotent (nothing written); completed or failed → conflict; pending → cancelled at once;
- * running here → cancel_requested, then the local executor halts and appends the terminal checkpoint; otherwise (an
- * interrupted run, or one executing elsewhere) this call appends it, and compare-and-swap fences the other owner out.
+ * running here → the local executor halts and appends the terminal checkpoint (cancel_requested set, the reason as
+ * summary) after its commits in flight; otherwise (an interrupted run, or one executing elsewhere) this call appends
+ * it, and compare-and-swap fences the other owner out.
  */
 import { RimthanError } from '../../core/errors.js';
 import { buildStepCommit } from '../executor/commit-builder.js';
@@ -57,17 +58,11 @@ export async function cancelRun(
       case RunStatus.Running:
       case RunStatus.Interrupted: {
         if (record.status === RunStatus.Running && engine.isLocal(runId)) {
-          if (!record.cancel_requested) {
-            const patch = { cancel_requested: true, status_summary: reason, updated_at: now };
-            const updated = await tryCommit(engine, {
-              run_id: runId,
-              expected_record_revision: record.record_revision,
-              patch,
-            });
-            if (updated === undefined) continue;
-          }
+          // The local execution writes the terminal checkpoint itself once its commits in flight have landed: no
+          // compare-and-swap race against its own pipelined vertex commits. If it ends otherwise (it completed, or
+          // lost the run), the next round sees that.
           requested = true;
-          await engine.cancelLocal(runId);
+          await engine.cancelLocal(runId, reason);
           continue;
         }
         const totalVertices = pinnedDefinition(engine.catalog, record)?.graph.size ?? 0;

@@ -3,7 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { RimthanError } from '../../core/errors.js';
 import type { SupervisorOptions } from './types.js';
 
-export const SUPERVISOR_DEFAULTS = { leaseMs: 30_000, concurrency: 4, maxConcurrency: 256, minLeaseMs: 50 } as const;
+export const SUPERVISOR_DEFAULTS = {
+  leaseMs: 30_000,
+  concurrency: 4,
+  maxConcurrency: 256,
+  minLeaseMs: 50,
+  pipelineDepth: 16,
+  maxPipelineDepth: 256,
+} as const;
 
 /** Checks the supervisor options and fills in the defaults. */
 export function checkSupervisorOptions(o: SupervisorOptions): {
@@ -11,6 +18,8 @@ export function checkSupervisorOptions(o: SupervisorOptions): {
   concurrency: number;
   workerId: string;
   stopGraceMs: number;
+  pipelineDepth: number;
+  unknownDefinition: 'defer' | 'fail';
 } {
   const leaseMs = o.leaseMs ?? SUPERVISOR_DEFAULTS.leaseMs;
   const concurrency = o.concurrency ?? SUPERVISOR_DEFAULTS.concurrency;
@@ -31,5 +40,20 @@ export function checkSupervisorOptions(o: SupervisorOptions): {
   if (!Number.isSafeInteger(stopGraceMs) || stopGraceMs < 0) {
     throw new RimthanError('invalid_arguments', 'stopGraceMs must be an integer >= 0');
   }
-  return { leaseMs, concurrency, workerId, stopGraceMs };
+  const pipelineDepth = o.pipelineDepth ?? SUPERVISOR_DEFAULTS.pipelineDepth;
+  if (
+    !Number.isSafeInteger(pipelineDepth) ||
+    pipelineDepth < 1 ||
+    pipelineDepth > SUPERVISOR_DEFAULTS.maxPipelineDepth
+  ) {
+    throw new RimthanError(
+      'invalid_arguments',
+      `pipelineDepth must be an integer 1..${SUPERVISOR_DEFAULTS.maxPipelineDepth}`,
+    );
+  }
+  const unknownDefinition = o.unknownDefinition ?? 'defer';
+  if (unknownDefinition !== 'defer' && unknownDefinition !== 'fail') {
+    throw new RimthanError('invalid_arguments', 'unknownDefinition must be "defer" or "fail"');
+  }
+  return { leaseMs, concurrency, workerId, stopGraceMs, pipelineDepth, unknownDefinition };
 }

@@ -1,6 +1,7 @@
 /**
  * Start: the acknowledgement boundary. The seed (checkpoint revision 0 + run_started + status running) is written on
- * the caller's path, so the caller returns exactly when it is durable; execution is then queued to the worker pool.
+ * the caller's path, so the caller returns exactly when it is durable; execution then starts on a free local slot or
+ * is queued to the worker pool. No vertex runs before the seed is durable.
  */
 import { RimthanError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
@@ -25,7 +26,12 @@ async function failUnseeded(engine: EngineHandle, record: RunRecord, message: st
   }
 }
 
-async function initialState(engine: EngineHandle, record: RunRecord, def: FlowDefinition): Promise<JsonObject> {
+/** The validated input and the frozen initial state of a pending run (the run is failed when either is unusable). */
+async function initialState(
+  engine: EngineHandle,
+  record: RunRecord,
+  def: FlowDefinition,
+): Promise<{ input: JsonObject; state: JsonObject }> {
   const input = await loadInput(engine.store, record);
   if (input === undefined) {
     await failUnseeded(engine, record, 'the run input is missing or unreadable');
@@ -37,7 +43,8 @@ async function initialState(engine: EngineHandle, record: RunRecord, def: FlowDe
   }
   let state: unknown;
   try {
-    state = def.initialState(input);
+    // A copy: the execution that starts here keeps `input` itself, exactly as stored, whatever initialState does.
+    state = def.initialState(structuredClone(input));
   } catch {
     state = undefined;
   }
@@ -46,10 +53,14 @@ async function initialState(engine: EngineHandle, record: RunRecord, def: FlowDe
     await failUnseeded(engine, record, 'the initial state could not be built from the input');
     throw new RimthanError('invalid_input', 'the initial state could not be built from the input');
   }
-  return frozen.state;
+  return { input, state: frozen.state };
 }
 
-/** Seeds a pending run of the session and queues its execution; see SessionController.start. */
+/**
+ * Seeds a pending run of the session and queues its execution; see SessionController.start. When this worker has a
+ * free execution slot, the seed commit also takes the run's lease for it (no separate claim write) and the execution
+ * starts here as soon as the seed is durable; otherwise the seeded run waits for whichever worker claims it first.
+ */
 export async function startRun(engine: EngineHandle, sessionId: string, runId: string): Promise<RunRecord> {
   engine.assertAccepting();
   for (let i = 0; i < MAX_TRIES; i++) {
@@ -62,21 +73,27 @@ export async function startRun(engine: EngineHandle, sessionId: string, runId: s
       await failUnseeded(engine, record, 'the flow definition is not registered');
       throw unknownDefinition(record);
     }
-    const flowState = await initialState(engine, record, def);
+    const { input, state } = await initialState(engine, record, def);
     const step = seedStep({
       record,
       now: engine.clock.now().toISOString(),
       totalVertices: def.graph.size,
-      flowState,
+      flowState: state,
       start: def.graph.start,
     });
+    const slot = engine.reserveSlot();
+    const commit = buildStepCommit(step);
+    let seeded: RunRecord;
     try {
-      const seeded = await engine.store.commit(buildStepCommit(step));
-      engine.announce(runId);
-      return seeded;
+      seeded = await engine.store.commit(slot === undefined ? commit : { ...commit, lease: slot.lease });
     } catch (error) {
+      slot?.cancel();
       if (!(error instanceof StoreConflictError)) throw error;
+      continue;
     }
+    if (slot === undefined) engine.announce(runId);
+    else slot.launch(seeded, { checkpoint: step.checkpoint, input });
+    return seeded;
   }
   throw runConflict('run changed while it was being started');
 }

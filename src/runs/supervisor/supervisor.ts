@@ -6,12 +6,19 @@
 import { systemClock, type Clock } from '../../core/clock.js';
 import { RimthanError } from '../../core/errors.js';
 import { Halt, HaltReason, sleep } from '../executor/abort.js';
-import { executeRun, type ErrorContext, type ExecutionEnd, type ExecutorDeps } from '../executor/run-execution.js';
+import {
+  executeRun,
+  type ErrorContext,
+  type ExecutionEnd,
+  type ExecutionStart,
+  type ExecutorDeps,
+} from '../executor/run-execution.js';
 import type { FlowCatalog } from '../flow/catalog.js';
 import { RunStatus, type RunRecord, type RunStore } from '../store/types.js';
+import { DeferredRuns } from './deferred-runs.js';
 import { checkSupervisorOptions } from './options.js';
 import { checkSessionId, SupervisorSessionController } from './session-controller.js';
-import type { EngineHandle, SessionController, SupervisorOptions } from './types.js';
+import type { EngineHandle, LocalSlot, SessionController, SupervisorOptions } from './types.js';
 
 type State = 'idle' | 'running' | 'stopping' | 'stopped';
 
@@ -20,6 +27,14 @@ interface LocalExecution {
   readonly drain: AbortController;
   done: Promise<ExecutionEnd | 'error'>;
 }
+
+/** Execution ends after which the run's lease is already gone: the commit that left `running` cleared it. */
+const LEASE_CLEARED: ReadonlySet<ExecutionEnd> = new Set<ExecutionEnd>([
+  RunStatus.Interrupted,
+  RunStatus.Completed,
+  RunStatus.Cancelled,
+  RunStatus.Failed,
+]);
 
 /**
  * Executes durable runs for one worker and hands out session-scoped controllers (`forSession`). Several supervisors
@@ -34,8 +49,12 @@ export class Supervisor {
   readonly #concurrency: number;
   readonly #stopGraceMs: number;
   readonly #onError: ((error: unknown, where: ErrorContext) => void) | undefined;
+  readonly #deps: ExecutorDeps;
   readonly #executions = new Map<string, LocalExecution>();
+  readonly #deferred = new DeferredRuns();
   readonly #engine: EngineHandle;
+  /** Slots reserved by starts whose seed (taking the lease for this worker) is being written. */
+  #reserved = 0;
   #state: State = 'idle';
   #pumping: Promise<void> | undefined;
   #pumpAgain = false;
@@ -45,7 +64,8 @@ export class Supervisor {
   #stopping: Promise<void> | undefined;
 
   constructor(options: SupervisorOptions) {
-    const { leaseMs, concurrency, workerId, stopGraceMs } = checkSupervisorOptions(options);
+    const { leaseMs, concurrency, workerId, stopGraceMs, pipelineDepth, unknownDefinition } =
+      checkSupervisorOptions(options);
     this.workerId = workerId;
     this.#store = options.store;
     this.#catalog = options.catalog;
@@ -54,6 +74,14 @@ export class Supervisor {
     this.#concurrency = concurrency;
     this.#stopGraceMs = stopGraceMs;
     this.#onError = options.onError;
+    this.#deps = {
+      store: this.#store,
+      catalog: this.#catalog,
+      clock: this.#clock,
+      onError: (error, where) => this.#report(error, where),
+      pipelineDepth,
+      unknownDefinition,
+    };
     this.#engine = this.#makeEngineHandle();
   }
 
@@ -136,12 +164,40 @@ export class Supervisor {
         this.#store.notify(runId).catch((error: unknown) => this.#report(error, { phase: 'notify', runId }));
       },
       isLocal: (runId) => this.#executions.has(runId),
-      cancelLocal: async (runId) => {
+      cancelLocal: async (runId, reason) => {
         const execution = this.#executions.get(runId);
         if (execution === undefined) return false;
-        execution.halt.abort(new Halt(HaltReason.Cancel));
+        execution.halt.abort(new Halt(HaltReason.Cancel, reason));
         await execution.done;
         return true;
+      },
+      reserveSlot: () => this.#reserveSlot(),
+    };
+  }
+
+  /** A free slot for a run being seeded here: its seed takes the lease, so no claim write is needed to execute it. */
+  #reserveSlot(): LocalSlot | undefined {
+    if (this.#state !== 'running' || this.#executions.size + this.#reserved >= this.#concurrency) return undefined;
+    this.#reserved++;
+    let held = true;
+    const give = (): void => {
+      if (held) this.#reserved--;
+      held = false;
+    };
+    return {
+      lease: { worker_id: this.workerId, lease_ms: this.#leaseMs },
+      launch: (seeded, warm) => {
+        give();
+        if (this.#state === 'running' && !this.#executions.has(seeded.run_id)) {
+          this.#launch(seeded, { epoch: seeded.record_revision, warm });
+          return;
+        }
+        // Stopped while the seed was written: hand the run to whoever claims it next.
+        void this.#release(seeded.run_id).then(() => this.#engine.announce(seeded.run_id));
+      },
+      cancel: () => {
+        give();
+        this.#wake();
       },
     };
   }
@@ -171,11 +227,14 @@ export class Supervisor {
   async #pump(): Promise<void> {
     do {
       this.#pumpAgain = false;
-      const free = this.#concurrency - this.#executions.size;
+      const free = this.#concurrency - this.#executions.size - this.#reserved;
       if (free <= 0 || this.#state !== 'running') return;
       let claimed: RunRecord[];
       try {
-        claimed = await this.#store.claimRuns(this.workerId, this.#leaseMs, free);
+        const skip = this.#deferred.active(Date.now());
+        claimed = await (skip.length === 0
+          ? this.#store.claimRuns(this.workerId, this.#leaseMs, free)
+          : this.#store.claimRuns(this.workerId, this.#leaseMs, free, skip));
       } catch (error) {
         this.#report(error, { phase: 'claim' });
         return;
@@ -186,38 +245,57 @@ export class Supervisor {
           void this.#release(record.run_id);
           continue;
         }
-        this.#launch(record);
+        // The claim bumped record_revision: that revision is this execution's epoch.
+        this.#launch(record, { epoch: record.record_revision });
       }
       if (claimed.length >= free) this.#pumpAgain = true;
     } while (this.#pumpAgain);
   }
 
-  #launch(record: RunRecord): void {
+  #launch(record: RunRecord, start: ExecutionStart): void {
     const runId = record.run_id;
-    const deps: ExecutorDeps = {
-      store: this.#store,
-      catalog: this.#catalog,
-      clock: this.#clock,
-      onError: (error, where) => this.#report(error, where),
-    };
     const execution: LocalExecution = {
       halt: new AbortController(),
       drain: new AbortController(),
       done: Promise.resolve('released'),
     };
     this.#executions.set(runId, execution);
-    execution.done = executeRun(deps, record, { halt: execution.halt.signal, drain: execution.drain.signal })
+    const control = { halt: execution.halt.signal, drain: execution.drain.signal };
+    execution.done = executeRun(this.#deps, record, control, start)
       .catch((error: unknown) => {
         this.#report(error, { phase: 'execution', runId });
         return 'error' as const;
       })
       .then(async (end) => {
         this.#executions.delete(runId);
+        if (end === 'deferred') await this.#defer(record);
+        else if (end !== 'error' && !LEASE_CLEARED.has(end)) await this.#release(runId);
         // After a fault the lease is kept until it expires: a natural back-off before this or another worker retries.
-        if (end !== 'error') await this.#release(runId);
+        // A run that left `running` lost its lease in the same commit: nothing to release.
+        if (end !== 'deferred') this.#deferred.forget(runId);
         this.#wake();
         return end;
       });
+  }
+
+  /**
+   * This worker lacks the run's pinned definition: leave the run untouched for a worker that has it. Release the
+   * lease, skip the run in this worker's claims for a back-off period, tell the other workers, and report it.
+   */
+  async #defer(record: RunRecord): Promise<void> {
+    const delayMs = this.#deferred.add(record.run_id, Date.now());
+    this.#report(
+      new RimthanError(
+        'unknown_definition',
+        `flow ${record.definition_name}@${record.definition_version} is not registered on this worker; ` +
+          `run left for another worker, retried here in ${delayMs} ms`,
+      ),
+      { phase: 'definition', runId: record.run_id },
+    );
+    await this.#release(record.run_id);
+    this.#store.notify(record.run_id).catch((error: unknown) => {
+      this.#report(error, { phase: 'notify', runId: record.run_id });
+    });
   }
 
   async #release(runId: string): Promise<void> {

@@ -1,9 +1,9 @@
 /** The supervisor's public surface: options, and the session-bound controller the run tools drive. */
 import type { Clock } from '../../core/clock.js';
 import type { JsonObject } from '../../core/json.js';
-import type { ErrorContext } from '../executor/run-execution.js';
+import type { ErrorContext, WarmStart } from '../executor/run-execution.js';
 import type { FlowCatalog } from '../flow/catalog.js';
-import type { ActivityEntry, HistoryQuery, RunRecord, RunStore } from '../store/types.js';
+import type { ActivityEntry, CommitLease, HistoryQuery, RunRecord, RunStore } from '../store/types.js';
 
 export interface SupervisorOptions {
   /** An opened store; the supervisor never opens or closes it. */
@@ -18,6 +18,20 @@ export interface SupervisorOptions {
   readonly concurrency?: number;
   /** How long stop() lets vertices in flight finish before aborting them (default min(leaseMs/2, 10 000) ms). */
   readonly stopGraceMs?: number;
+  /**
+   * Vertex commits one execution may have in flight (default 16, 1..256). Above 1 the next vertex starts as soon as
+   * the previous vertex's commit is issued, and commits issued in the same event-loop turn share one transaction; 1
+   * makes every vertex commit durable before the next vertex starts. After a crash at most this many completed but
+   * not yet durable vertices run again (with new idempotency keys). See docs/architecture.md, "Durability".
+   */
+  readonly pipelineDepth?: number;
+  /**
+   * A claimed run whose pinned flow version this worker's catalog lacks (a rolling deploy): `defer` (default) leaves
+   * it untouched — the lease is released, this worker skips the run for a back-off period (1 s doubling to 5 min) and
+   * reports it through `onError` (phase `definition`, code `unknown_definition`) so another worker can run it; `fail`
+   * ends it as `failed` at once (for a worker whose catalog is known to be the only one).
+   */
+  readonly unknownDefinition?: 'defer' | 'fail';
   /** Background faults (store errors, vertex exceptions). Local diagnosis only: never forward them to a client. */
   readonly onError?: (error: unknown, where: ErrorContext) => void;
 }
@@ -45,6 +59,16 @@ export interface SessionController {
   history(runId: string, query: HistoryQuery): Promise<ActivityEntry[] | undefined>;
 }
 
+/** An execution slot reserved on this worker for a run being seeded (the seed takes the lease in its commit). */
+export interface LocalSlot {
+  /** The lease the seed commit takes for this worker. */
+  readonly lease: CommitLease;
+  /** Starts executing the seeded run here (or releases its lease when the worker stopped meanwhile). */
+  launch(seeded: RunRecord, warm: WarmStart): void;
+  /** Gives the slot back without launching (the seed was not written). */
+  cancel(): void;
+}
+
 /** What the session commands need from the supervisor (internal). */
 export interface EngineHandle {
   readonly store: RunStore;
@@ -56,6 +80,11 @@ export interface EngineHandle {
   announce(runId: string): void;
   /** True while this worker executes the run. */
   isLocal(runId: string): boolean;
-  /** Halts this worker's execution of the run for cancellation and waits until it ended; false if none. */
-  cancelLocal(runId: string): Promise<boolean>;
+  /**
+   * Halts this worker's execution of the run for cancellation (it appends the terminal checkpoint with `reason`) and
+   * waits until it ended; false if none.
+   */
+  cancelLocal(runId: string, reason: string): Promise<boolean>;
+  /** Reserves a free execution slot of this worker; undefined when all are busy (the run then waits for a claim). */
+  reserveSlot(): LocalSlot | undefined;
 }
