@@ -1,3 +1,5 @@
+import { CommandFailed } from './errors.js';
+
 /**
  * What a command may touch of its process: two output streams, the environment, the working directory and a way to
  * wait for a stop signal. Tests pass their own; `main.ts` passes the real process.
@@ -15,13 +17,24 @@ export interface CliIo {
   untilStopped(): Promise<void>;
 }
 
-/** The real process. */
+/** Writes one line to stderr (what the last-resort error report needs, even before a CliIo exists). */
+export function writeStderr(text: string): void {
+  process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** The real process. `cwd` is read when a command asks for it: a deleted working directory is that command's failure. */
 export function processIo(): CliIo {
   return {
     out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-    err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+    err: writeStderr,
     env: process.env,
-    cwd: process.cwd(),
+    get cwd(): string {
+      try {
+        return process.cwd();
+      } catch (error) {
+        throw new CommandFailed('cwd_unavailable', 'the working directory does not exist any more', { cause: error });
+      }
+    },
     untilStopped: () =>
       new Promise<void>((resolve) => {
         const stop = (): void => {

@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 /** The `rimthan` executable: runs the CLI on the real process and sets the exit code it returns. */
-import { processIo } from './io.js';
+import { processIo, writeStderr } from './io.js';
 import { exitOnUncaught, runCli } from './run.js';
 
 const argv = process.argv.slice(2);
-const io = processIo();
-exitOnUncaught(argv, io);
-process.exitCode = await runCli(argv, io);
+exitOnUncaught(argv, writeStderr);
+process.exitCode = await runCli(argv, processIo());

@@ -59,16 +59,21 @@ function reportFor(error: unknown, io: CliIo): ExitCode {
  * EPIPE on stdout) is reported like any unexpected failure, by kind only (with `--debug`, its stack), and exits 1,
  * instead of Node printing the message and stack.
  */
-export function exitOnUncaught(argv: readonly string[], io: CliIo): void {
+export function exitOnUncaught(argv: readonly string[], err: (text: string) => void): void {
   const debug = leadingDebug(argv).debug;
   process.on('uncaughtException', (error: unknown) => {
     try {
-      io.err(`rimthan: unexpected failure: ${errorKind(error)}`);
-      if (debug) io.err(debugDetail(error));
+      err(`rimthan: unexpected failure: ${errorKind(error)}`);
+      if (debug) err(debugDetail(error));
     } finally {
       process.exit(ExitCode.Failure);
     }
   });
+}
+
+/** `io` with `debug` set; its other members (including a lazy `cwd`) are read through, not copied. */
+function withDebug(io: CliIo): CliIo {
+  return Object.create(io, { debug: { value: true, enumerable: true } }) as CliIo;
 }
 
 /** Strips leading `--debug` flags (global options come before the command). */
@@ -113,7 +118,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<void> {
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { debug, rest } = leadingDebug(argv);
-  const run: CliIo = debug ? { ...io, debug } : io;
+  const run: CliIo = debug ? withDebug(io) : io;
   try {
     await dispatch(rest, run);
     return ExitCode.Ok;

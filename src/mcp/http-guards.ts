@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isJsonObject, sha256Hex } from '../core/index.js';
+import { isJsonObject, RimthanError, sha256Hex } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
 import { RpcCode } from './wire.js';
 
@@ -78,7 +78,10 @@ export interface RequestGuardOptions {
   readonly bearerTokens?: readonly string[];
 }
 
-/** Allowed Host names and Origins. An Origin is allowed when listed exactly or when its host is an allowed host. */
+/**
+ * Allowed Host names and Origins. An Origin is allowed when listed exactly or when its host is an allowed host. The
+ * constructor throws `invalid_config` for an allowed host that is not `host[:port]`.
+ */
 export class RequestGuard {
   private readonly hosts: ReadonlySet<string>;
   private readonly origins: ReadonlySet<string>;
@@ -88,7 +91,10 @@ export class RequestGuard {
     const hosts = new Set<string>();
     for (const h of opts.allowedHosts) {
       const name = hostnameOf(h);
-      if (name !== undefined) hosts.add(name);
+      // Fail loudly: a silently dropped entry would lock out the clients it was meant for.
+      if (name === undefined)
+        throw new RimthanError('invalid_config', 'an allowed host must be a host name or address');
+      hosts.add(name);
     }
     this.hosts = hosts;
     this.origins = new Set(opts.allowedOrigins.map((o) => o.toLowerCase()));

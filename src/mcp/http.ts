@@ -190,10 +190,10 @@ export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMe
   };
 }
 
-const CLIENT_ERRORS: Readonly<Record<string, readonly [number, string]>> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
-};
+const CLIENT_ERRORS: ReadonlyMap<string, readonly [number, string]> = new Map([
+  ['HPE_HEADER_OVERFLOW', [431, 'Request Header Fields Too Large']],
+  ['ERR_HTTP_REQUEST_TIMEOUT', [408, 'Request Timeout']],
+]);
 
 /**
  * Answers what Node's parser refuses (malformed request, oversized headers, a timeout) with our JSON and private cache
@@ -202,7 +202,7 @@ const CLIENT_ERRORS: Readonly<Record<string, readonly [number, string]>> = {
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (error.code !== 'ECONNRESET' && socket.writable && inFlight?.headersSent !== true) {
-    const [status, reason] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
+    const [status, reason] = CLIENT_ERRORS.get(error.code ?? '') ?? [400, 'Bad Request'];
     const body = jsonErrorBody(RpcCode.InvalidRequest, reason.toLowerCase());
     socket.write(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +

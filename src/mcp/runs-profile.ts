@@ -37,7 +37,7 @@ function invokeExactly(tool: RunTool, args: JsonObject): Promise<ToolOutcome> {
   try {
     text = canonicalJson(args);
   } catch {
-    const message = 'arguments cannot be represented as JSON (a number out of range or a lone surrogate)';
+    const message = 'arguments cannot be written as JSON (nested too deep, a number out of range or a lone surrogate)';
     return Promise.resolve({ ok: false, error: { code: INVALID_ARGUMENTS, message } });
   }
   return tool.invoke(text);

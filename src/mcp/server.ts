@@ -12,13 +12,14 @@ import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   GetPromptRequestSchema,
+  InitializeRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { InitializeResult, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { McpProfile, ToolEntry } from './profile.js';
 import { runToolCall } from './tool-call.js';
 import { packageVersion } from './version.js';
@@ -141,6 +142,20 @@ function registerPrompts(server: Server, profile: McpProfile): void {
   );
 }
 
+/**
+ * The SDK registers `initialize` itself and answers malformed params with -32603 and the validator's text. Where the
+ * SDK's own initialize logic is reachable (1.32: `_oninitialize`), put our params check in front of it; otherwise keep
+ * the SDK's handler as it is.
+ */
+function checkInitializeParams(server: Server): void {
+  const sdk = server as unknown as { _oninitialize?: (request: unknown) => Promise<InitializeResult> };
+  const initialize = sdk._oninitialize;
+  if (typeof initialize !== 'function') return;
+  server.setRequestHandler(InitializeRequestSchema.pick({ method: true }).loose(), (request) =>
+    initialize.call(server, paramsOf(InitializeRequestSchema, 'initialize', request)),
+  );
+}
+
 /** Builds a server for one connection (stdio) or one HTTP request (stateless Streamable HTTP). */
 export function createMcpServer(profile: McpProfile): Server {
   const server = new Server(
@@ -150,6 +165,7 @@ export function createMcpServer(profile: McpProfile): Server {
       ...(profile.instructions === undefined ? {} : { instructions: profile.instructions }),
     },
   );
+  checkInitializeParams(server);
   registerTools(server, profile);
   registerResources(server, profile);
   registerPrompts(server, profile);

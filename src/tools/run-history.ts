@@ -40,6 +40,7 @@ export const runHistorySpec: ToolSpec = {
       after_revision: {
         type: 'integer',
         minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
         description: 'Continue after this checkpoint revision (next_revision).',
       },
       after_event_id: uuidSchema(

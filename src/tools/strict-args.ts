@@ -2,11 +2,12 @@
  * Strict decoding of a tool's JSON argument text, before any dependency is touched.
  *
  * Stricter than the reference decoder, deliberately: a duplicate key, a field name in another letter case, `null` for
- * an optional field, a second JSON value after the object, empty text, a document over 256 KiB or nested deeper than
- * 32 levels are all refused as `invalid_arguments`. Messages name the argument and the schema rule, never a value.
+ * an optional field, a second JSON value after the object, empty text, a document over 256 KiB (raw text) or nested
+ * deeper than 32 levels, a `__proto__` key or a number JSON cannot represent, at any depth, are all refused as
+ * `invalid_arguments`. Messages name the argument and the schema rule, never a value.
  */
 import { isJsonObject, parseStrictJson } from '../core/index.js';
-import type { JsonObject, SchemaCompiler, SchemaIssue } from '../core/index.js';
+import type { JsonObject, JsonValue, SchemaCompiler, SchemaIssue } from '../core/index.js';
 
 /** Size and nesting limits for one argument document. */
 export const ARGUMENT_LIMITS = { maxBytes: 256 * 1024, maxDepth: 32 } as const;
@@ -45,6 +46,26 @@ function fail(message: string): DecodeResult {
   return { ok: false, message };
 }
 
+/**
+ * What `JSON.parse` accepts but a document must not carry, at any depth: a `__proto__` key (a later `Object.assign` or
+ * `obj[key] = v` copy would set a prototype instead of a field) and a number outside the double range (`1e400` parses
+ * to Infinity, which JSON cannot write back: it would come out as null).
+ */
+function unsafeContent(value: JsonValue): string | undefined {
+  const pending: JsonValue[] = [value];
+  for (let v = pending.pop(); v !== undefined; v = pending.pop()) {
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return 'arguments hold a number outside the range JSON numbers can represent';
+    } else if (Array.isArray(v)) {
+      for (const item of v) pending.push(item);
+    } else if (isJsonObject(v)) {
+      if (Object.hasOwn(v, '__proto__')) return 'arguments hold the key "__proto__", which is not accepted';
+      for (const key of Object.keys(v)) pending.push(v[key] as JsonValue);
+    }
+  }
+  return undefined;
+}
+
 /** Names an argument from the schema path (our schema, so never caller data). */
 function describeIssue(issue: SchemaIssue | undefined): string {
   if (issue === undefined) return 'arguments break the input schema';
@@ -74,11 +95,16 @@ export function compileArgumentDecoder(
   const maxBytes = Object.entries(rules.maxBytes ?? {});
 
   return (jsonText: string): DecodeResult => {
+    // The cap is on the raw text (whitespace counts): nothing below, not even trim(), sees an oversized document.
+    if (jsonText.length > ARGUMENT_LIMITS.maxBytes || utf8Length(jsonText) > ARGUMENT_LIMITS.maxBytes)
+      return fail(`arguments exceed the size limit of ${ARGUMENT_LIMITS.maxBytes} bytes`);
     if (jsonText.trim() === '') return fail('arguments are empty; send one JSON object');
     const parsed = parseStrictJson(jsonText, ARGUMENT_LIMITS);
     if (!parsed.ok) return fail(`arguments are not accepted: ${parsed.reason}`);
     const value = parsed.value;
     if (!isJsonObject(value)) return fail('arguments must be one JSON object');
+    const unsafe = unsafeContent(value);
+    if (unsafe !== undefined) return fail(unsafe);
 
     for (const key of Object.keys(value)) {
       if (known.has(key)) continue;

@@ -67,6 +67,19 @@ describe('rimthan error reporting', () => {
     assert.match(result.stderr, /^rimthan: .*TypeError/m);
   });
 
+  test('a working directory that no longer exists is a one-line failure, not a stack', () => {
+    const gone = join(work, 'gone');
+    const script = 'mkdir "$1" && cd "$1" && rmdir "$1" && exec "$2" "$3" registry check .';
+    const result = spawnSync('/bin/sh', ['-c', script, 'sh', gone, process.execPath, MAIN], {
+      env: { PATH: process.env['PATH'] ?? '', HOME: work, XDG_STATE_HOME: work },
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    assert.equal(result.status, 1, result.stderr);
+    assert.doesNotMatch(result.stderr, STACK_LINE);
+    assert.match(result.stderr, /^rimthan: /);
+  });
+
   test('a module that fails to load is reported by name, without its error text or stack', () => {
     const flows = join(work, 'broken.mjs');
     writeFileSync(flows, `throw new Error(${JSON.stringify(MARKER)});\n`);
@@ -91,6 +104,7 @@ describe('rimthan error reporting', () => {
       [['serve', '--bogus'], 2],
       [['serve', '--transport', 'http', '--token-file', join(work, 'missing-token')], 1],
       [['runs', 'get', 'not-a-uuid', '--store', store, '--session', 's'], 1],
+      [['serve', '--profile', 'runs', '--transport', 'http', '--host', '0.0.0.0', '--store', store], 2],
     ] as const) {
       const result = rimthan([...args], work);
       assert.equal(result.status, code, `${args.join(' ')}: ${result.stderr}`);

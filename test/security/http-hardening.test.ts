@@ -135,6 +135,16 @@ describe('HTTP endpoint under attack', () => {
     }
   });
 
+  test('an allowed host that is not a host name is a configuration error, not silently ignored', async () => {
+    for (const host of ['*.example.org', 'https://example.org', 'example.org/mcp', '']) {
+      await assert.rejects(
+        startHttpTransport({ port: 0, maxRequestBytes: CAP, allowedHosts: [host], serverFor: () => assert.fail() }),
+        { code: 'invalid_config' },
+        host,
+      );
+    }
+  });
+
   test('Origin checks: a present Origin must name an allowed host (any port), else 403', async () => {
     for (const origin of ['http://localhost:5173', 'http://[::1]:3000', 'https://127.0.0.1']) {
       const reply = await exchange(endpoint.url, PING, { ...AUTH, Origin: origin });

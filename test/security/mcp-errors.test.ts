@@ -155,6 +155,8 @@ describe('MCP requests over HTTP that try to leave the catalogue', () => {
 
   test('malformed params are -32602 with a short message, never a validator dump or -32603', async () => {
     for (const [method, params] of [
+      ['initialize', { protocolVersion: 5 }],
+      ['initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 7 } }],
       ['resources/read', { uri: 5 }],
       ['resources/read', {}],
       ['prompts/get', { name: ['x'] }],

@@ -101,6 +101,12 @@ async function runs(parsed: Parsed, io: CliIo, maxBytes: number): Promise<Servin
   };
 }
 
+/** True for an address only this machine can reach. */
+function isLoopback(host: string): boolean {
+  const h = host.toLowerCase();
+  return h === 'localhost' || h === '::1' || h === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
 /** `rimthan serve [options]`; resolves when stdin closes (stdio) or on SIGINT/SIGTERM (http). */
 export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   const parsed = parseCommand(argv, OPTIONS, TOPIC);
@@ -128,6 +134,15 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   }
   const maxBytes = requestCap(io.env, profileName);
   const tokens = transport === 'http' ? bearerTokens(stringOption(parsed, 'token-file'), io) : undefined;
+  const host = stringOption(parsed, 'host') ?? '127.0.0.1';
+  if (transport === 'http' && tokens === undefined && !isLoopback(host) && profileName === ProfileName.Runs) {
+    // Without a token every caller is the one "anonymous" session: anyone who can reach the port could read and
+    // cancel every run. Fail closed instead of serving stored runs to the network.
+    throw new UsageError(
+      `--profile runs on ${host} needs a bearer token (--token-file or RIMTHAN_MCP_BEARER_TOKEN); without one, serve on 127.0.0.1`,
+      TOPIC,
+    );
+  }
 
   const serving =
     profileName === ProfileName.WorkflowEngine
@@ -139,8 +154,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
       await serveStdio(serving.serverFor(serving.stdioPrincipal), io.untilStopped(), { maxMessageBytes: maxBytes });
       return;
     }
-    const host = stringOption(parsed, 'host') ?? '127.0.0.1';
-    const specificHost = host !== '0.0.0.0' && host !== '::' ? [host] : [];
+    // The listen address is also a name clients may use (an IPv6 literal appears in Host in brackets).
+    const asHostName = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+    const specificHost = host !== '0.0.0.0' && host !== '::' ? [asHostName] : [];
     const endpoint = await startHttpTransport({
       host,
       port,
@@ -154,6 +170,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
     io.err(
       `rimthan: ${profileName} profile listening on ${endpoint.url}${tokens === undefined ? ' (no bearer token)' : ''}`,
     );
+    if (tokens === undefined && !isLoopback(host)) {
+      io.err(`rimthan: warning: serving on ${host} without a bearer token; anyone who can reach it may call the tools`);
+    }
     if (tokens === undefined && profileName === ProfileName.Runs) {
       io.err('rimthan: without a bearer token every HTTP caller shares the session "anonymous"');
     }
