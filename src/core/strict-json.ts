@@ -14,11 +14,14 @@ export type StrictJsonResult = { ok: true; value: JsonValue } | { ok: false; rea
 
 const DEFAULTS = { maxBytes: 4 * 1024 * 1024, maxDepth: 64, maxKeys: 100_000 } as const;
 const ANY_SURROGATE = /[\uD800-\uDFFF]|\\u[dD][89a-fA-F]/;
+const OVERFLOW_CANDIDATE = /[eE][+]?\d{3}|\d{309}/;
+const PROTOTYPE_KEY = '__proto__';
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * Parses one JSON document and refuses what `JSON.parse` lets through: duplicate keys (at any depth), lone surrogates,
- * nesting, size or member counts over the limits. Syntax (including trailing content and empty input) is checked by
+ * Parses one JSON document and refuses what `JSON.parse` lets through: duplicate keys (at any depth), `__proto__`
+ * keys (a prototype-pollution vector in any consumer that copies objects), lone surrogates, numbers beyond double
+ * range, nesting, size or member counts over the limits. Syntax (including trailing content and empty input) is checked by
  * the native parser, the structural rules by one linear scan. `reason` never quotes the input.
  */
 export function parseStrictJson(text: string, limits: JsonLimits = {}): StrictJsonResult {
@@ -34,6 +37,9 @@ export function parseStrictJson(text: string, limits: JsonLimits = {}): StrictJs
   const structural = scan(text, limits.maxDepth ?? DEFAULTS.maxDepth, limits.maxKeys ?? DEFAULTS.maxKeys);
   if (structural !== undefined) return fail(structural);
   if (ANY_SURROGATE.test(text) && containsLoneSurrogate(value)) return fail('document contains a lone surrogate');
+  // A number literal beyond double range parses to ±Infinity, which no later stage can represent faithfully.
+  if (OVERFLOW_CANDIDATE.test(text) && containsNonFinite(value))
+    return fail('document contains an out-of-range number');
   return { ok: true, value };
 }
 
@@ -82,6 +88,7 @@ function scan(text: string, maxDepth: number, maxKeys: number): string | undefin
       const raw = text.slice(i + 1, end);
       const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
       if (keys.has(key)) return 'document repeats a key in one object';
+      if (key === PROTOTYPE_KEY) return 'document uses a prototype key';
       keys.add(key);
     }
     i = end;
@@ -106,6 +113,13 @@ function isKey(text: string, from: number): boolean {
     if (c === 0x3a) return true;
     if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
   }
+  return false;
+}
+
+function containsNonFinite(value: JsonValue): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (Array.isArray(value)) return value.some(containsNonFinite);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(containsNonFinite);
   return false;
 }
 

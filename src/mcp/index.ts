@@ -20,11 +20,18 @@ export { BOOTSTRAP_URI, parseRegistryUri, registryUri, resourceTemplates } from 
 export type { RegistryPath, RegistryUri } from './resource-uris.js';
 export { START_WORKFLOW_PROMPT } from './workflow-resources.js';
 export { loadBootstrapParagraph, extractBootstrapParagraph, BOOTSTRAP_DOCUMENT } from './bootstrap.js';
-export { startHttpTransport, mcpRequestListener, DEFAULT_ALLOWED_HOSTS } from './http.js';
-export type { HttpEndpoint, HttpTransportOptions } from './http.js';
+export {
+  startHttpTransport,
+  mcpRequestListener,
+  hardenHttpServer,
+  DEFAULT_ALLOWED_HOSTS,
+  HTTP_TIMEOUT_DEFAULTS,
+} from './http.js';
+export type { HttpEndpoint, HttpTransportOptions, HttpTimeouts } from './http.js';
 export type { Principal } from './http-guards.js';
 export { ANONYMOUS, CACHE_CONTROL } from './http-guards.js';
-export { serveStdio } from './stdio.js';
+export { serveStdio, StrictStdioTransport } from './stdio.js';
+export type { StdioOptions } from './stdio.js';
 export { loadSigningSetup, rimthanStateDirectory } from './signing-key.js';
 export type { SigningSetup } from './signing-key.js';
 export { CACHE_SCOPE_META_KEY, JsonRpcFault, RpcCode } from './wire.js';

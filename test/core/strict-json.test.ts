@@ -36,11 +36,18 @@ describe('strict JSON parsing', () => {
     assert.deepEqual(parseStrictJsonBytes(Buffer.from('{"é":1}')), { ok: true, value: { é: 1 } });
   });
 
-  test('keeps __proto__ as a plain own member, never as a prototype', () => {
-    const r = parseStrictJson('{"__proto__":{"polluted":true}}');
-    assert.ok(r.ok);
+  test('refuses prototype keys and numbers beyond double range at any depth', () => {
+    for (const text of ['{"__proto__":{"polluted":true}}', '{"a":[{"__proto__":1}]}', '{"a":{"\\u005f_proto__":1}}']) {
+      assert.equal(parseStrictJson(text).ok, false, text);
+    }
+    for (const text of ['1e400', '{"a":[-1E+309]}', '{"n":' + '9'.repeat(400) + '}']) {
+      assert.equal(parseStrictJson(text).ok, false, text);
+    }
     assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
-    assert.ok(Object.prototype.hasOwnProperty.call(r.value, '__proto__'));
+    assert.deepEqual(parseStrictJson('{"proto":1,"n":1e308,"m":1e-400}'), {
+      ok: true,
+      value: { proto: 1, n: 1e308, m: 0 },
+    });
   });
 
   test('property: agrees with JSON.parse on every document without duplicates', () => {

@@ -39,7 +39,7 @@ describe('run tool arguments under attack', () => {
       `{"run_id":"${RUN}","resume":{"a":[{"b":{"\\u005f_proto__":null}}]}}`,
     ]) {
       const message = await stack.fails(tools, 'workflow_run_resume', text, 'invalid_arguments');
-      assert.match(message, /__proto__/);
+      assert.match(message, /__proto__|prototype key/);
     }
     await stack.fails(
       tools,
