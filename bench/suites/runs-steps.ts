@@ -201,10 +201,10 @@ export async function stepsPart(
         `commits of consecutive instant vertices share one transaction, so after a crash up to 16 completed vertices ` +
         `that were not yet durable run again (with new idempotency keys). LangGraph "async" overlaps the same way; ` +
         `"sync" and Rimthan pipelineDepth 1 make each step durable before the next starts.`,
-      `Rimthan store transactions per run: input, pending record, seed (which also takes the worker's lease, so no ` +
-        `separate claim), and the vertex commits (${rimTx.tx} in all as shipped, ${strictTx.tx} with ` +
-        `pipelineDepth 1); the terminal commit clears the lease, so no release write. Each transaction that writes costs ` +
-        `one WAL fsync at synchronous=FULL.`,
+      `Rimthan's fsynced transactions per run: the pending record, the seed (which also takes the worker's lease, so ` +
+        `no claim write) and the vertex commits — ${rimTx.tx} as shipped, ${strictTx.tx} with pipelineDepth 1. The ` +
+        `input is written without an fsync of its own (WAL commits reach the disk in order, and the pending record ` +
+        `that first refers to it is synced right after); the terminal commit clears the lease, so no release write.`,
       `Rimthan runs ${VERTICES} trivial async vertices through Supervisor (concurrency 4, one run at a time here); ` +
         `supervisor faults: ${c.rim.faults() + c.rimStrict.faults() + c.rimMem.faults()}.`,
     ];

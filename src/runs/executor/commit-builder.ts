@@ -65,7 +65,11 @@ export function buildStepCommit(step: StepCommit): Commit {
   };
 }
 
-/** A patch-only commit that bumps record_revision: fences this worker's ownership and mints a durable attempt id. */
+/**
+ * A patch-only commit that bumps record_revision: fences this worker's ownership and starts a new attempt-id epoch.
+ * Only needed when one execution has used up the tries of its epoch (see TRIES_PER_EPOCH); the claim or the seed that
+ * gave the execution its lease is its first fence.
+ */
 export function buildFenceCommit(record: RunRecord, now: string): Commit {
   return { run_id: record.run_id, expected_record_revision: record.record_revision, patch: { updated_at: now } };
 }

@@ -29,7 +29,7 @@ export interface VertexContext<S extends JsonObject, I extends JsonObject = Json
   readonly resume: Readonly<JsonObject> | undefined;
   readonly runId: string;
   readonly vertex: string;
-  /** 1-based try number within the current execution (for logging and backoff decisions). */
+  /** 1-based try number of this vertex within the current execution (for logging and backoff decisions). */
   readonly attempt: number;
   /**
    * Deterministic key for side effects: SHA-256 of `${run_id}:${vertex}:${attempt_id}`, where attempt_id is unique per

@@ -6,7 +6,8 @@
  *
  * A write queued with `{ sync: false }` needs no fsync of its own: it only has to become durable no later than the
  * writes that follow it (in WAL mode commits reach the disk in order, so the next synced commit carries it). A batch
- * made only of such writes commits without an fsync; any other write in the batch makes the whole batch synced.
+ * made only of such writes commits without an fsync; any other write in the batch makes the whole batch synced. That
+ * is group commit across turns, so the ungrouped mode (the naive baseline) syncs every write.
  */
 export interface BatchDatabase {
   /** Runs raw SQL (BEGIN, SAVEPOINT, COMMIT, ...). */
@@ -44,7 +45,7 @@ export class GroupCommitWriter {
   #scheduled: NodeJS.Immediate | undefined;
   #transactions = 0;
 
-  /** `grouped: false` commits every write in its own transaction (the one-commit-per-write baseline). */
+  /** `grouped: false` commits every write in its own synced transaction (the one-commit-per-write baseline). */
   constructor(db: BatchDatabase, grouped: boolean, hooks: GroupCommitHooks = {}) {
     this.#db = db;
     this.#grouped = grouped;
@@ -86,7 +87,7 @@ export class GroupCommitWriter {
     const batch = this.#queue;
     if (batch.length === 0) return;
     this.#queue = [];
-    const sync = batch.some((w) => w.sync);
+    const sync = !this.#grouped || batch.some((w) => w.sync);
     const relax = !sync && this.#hooks.setSync !== undefined;
     try {
       if (relax) this.#hooks.setSync?.(false);

@@ -46,7 +46,10 @@ import {
 } from './validate.js';
 
 export interface SqliteRunStoreOptions {
-  /** true (default): one transaction per event-loop turn for all queued writes; false: one commit per write. */
+  /**
+   * true (default): one transaction per event-loop turn for all queued writes, and writes that need no fsync of their
+   * own (inputs, lease renewals and releases) ride on the next synced one; false: one synced commit per write.
+   */
   readonly groupCommit?: boolean;
   /** How long a write waits for another process's lock before failing (default 5000 ms). */
   readonly busyTimeoutMs?: number;
@@ -225,6 +228,10 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
+  /**
+   * See RunStore.claimRuns. A read first: when nothing is claimable no write transaction is opened at all. A claim
+   * that leases runs is synced before it resolves (its revision bump is the epoch of the executions it starts).
+   */
   async claimRuns(
     worker_id: string,
     lease_ms: number,
@@ -236,6 +243,7 @@ export class SqliteRunStore implements RunStore {
     checkExclude(exclude);
     const { sql, writer } = this.#open();
     const skip = JSON.stringify(exclude);
+    if (limit === 0 || (sql.claimable.all(Date.now(), skip, 1) as string[]).length === 0) return [];
     return writer.write(() => {
       const now = Date.now();
       const ids = sql.claimable.all(now, skip, limit) as string[];
@@ -246,22 +254,27 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
+  /** Extends leases without an fsync: a renewal lost in a crash only lets the lease run out sooner (the crashed owner is gone). */
   async renewLeases(worker_id: string, run_ids: readonly string[], lease_ms: number): Promise<string[]> {
     checkLease(worker_id, lease_ms);
     checkBatch('run_ids', run_ids.length);
     const { sql, writer } = this.#open();
-    return writer.write(() => {
-      const expires = Date.now() + lease_ms;
-      return run_ids.filter((id) => sql.renewLease.run(expires, id, worker_id).changes > 0);
-    });
+    return writer.write(
+      () => {
+        const expires = Date.now() + lease_ms;
+        return run_ids.filter((id) => sql.renewLease.run(expires, id, worker_id).changes > 0);
+      },
+      { sync: false },
+    );
   }
 
+  /** Releases a lease without an fsync: a release lost in a crash only means the lease runs out by itself. */
   async releaseLease(worker_id: string, run_id: string): Promise<void> {
     const { sql, writer } = this.#open();
-    await writer.write(() => sql.releaseLease.run(run_id, worker_id));
+    await writer.write(() => sql.releaseLease.run(run_id, worker_id), { sync: false });
   }
 
-  /** Write transactions committed so far that changed rows (one WAL fsync each); for benchmarks and diagnosis. */
+  /** Synced write transactions committed so far that changed rows (one WAL fsync each); for benchmarks and diagnosis. */
   get transactions(): number {
     return this.#state?.writer.transactions ?? 0;
   }

@@ -1,7 +1,9 @@
 /**
- * The supervisor: a bounded pool of run executions fed by store leases. It claims runs that need work (fresh seeds,
+ * The supervisor: a bounded pool of run executions fed by store leases. A run started here while a slot is free is
+ * executed here at once (its seed commit took the lease); otherwise it claims runs that need work (queued seeds,
  * resumed runs, runs whose owner died and whose lease expired), renews its leases while it executes them, listens for
- * wake-ups, and on stop lets vertices in flight finish (or aborts them after a grace period) and releases its leases.
+ * wake-ups, sets aside runs whose flow version its catalog lacks, and on stop lets vertices in flight finish (or aborts
+ * them after a grace period) and releases its leases.
  */
 import { systemClock, type Clock } from '../../core/clock.js';
 import { RimthanError } from '../../core/errors.js';
