@@ -89,9 +89,9 @@ export class ObservedStore implements RunStore {
   history(run_id: string, query: HistoryQuery): Promise<ActivityEntry[]> {
     return this.#inner.history(run_id, query);
   }
-  claimRuns(worker_id: string, lease_ms: number, limit: number): Promise<RunRecord[]> {
+  claimRuns(worker_id: string, lease_ms: number, limit: number, exclude?: readonly string[]): Promise<RunRecord[]> {
     this.writes++;
-    return this.#inner.claimRuns(worker_id, lease_ms, limit);
+    return this.#inner.claimRuns(worker_id, lease_ms, limit, exclude);
   }
   renewLeases(worker_id: string, run_ids: readonly string[], lease_ms: number): Promise<string[]> {
     this.writes++;
