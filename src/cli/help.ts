@@ -33,7 +33,7 @@ Options:
                       its own caller (runs: its own session); or set RIMTHAN_MCP_BEARER_TOKEN
   --releases DIR      workflow-engine: a folder release store (default: the packaged releases)
   --store SPEC        runs: sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db)
-  --flows MODULE      runs: a module exporting \`flows\` (FlowDefinition[]) or a default FlowCatalog
+  --flows MODULE      runs: a module exporting \`flows\` (an array of defineFlow results) or a default FlowCatalog
                       (default: the example catalog)
   --session ID        runs over stdio: the session id (default: a generated one)
 
