@@ -20,7 +20,8 @@ export const WORKFLOW_ID = 'research-decision';
 export const HARNESS = 'claude-code';
 /** A fixed instant: tokens and confirmations stay valid however long the benchmark runs. */
 export const FIXED_TIME = '2026-11-02T09:00:00.000Z';
-const fixedClock: Clock = { now: () => new Date(FIXED_TIME) };
+const FIXED_MS = Date.parse(FIXED_TIME);
+const fixedClock: Clock = { now: () => new Date(FIXED_MS) };
 
 /** The packaged active release (releases/ACTIVE → releases/dist/<name>.json), verified like the server does. */
 export function loadPackagedRelease(): { release: Release; bytes: Uint8Array; name: string } {

@@ -43,8 +43,33 @@ export interface CompiledToolContract {
 export interface ToolContractOptions {
   /** Default: a code-point-counting `new SchemaCompiler()`. */
   readonly compiler?: SchemaCompiler;
+  /**
+   * For a `compiler` that does not inline `$ref`s (whose issue paths are then relative to the referenced `$defs`
+   * entry): a compiler with the same length counting that does inline them. A schema is compiled with it on its first
+   * failure, and failures are reported with its full schema path. Same verdicts, so passing values never touch it.
+   */
+  readonly issueCompiler?: SchemaCompiler;
   /** Default: core's `canonicalJson`. A profile may pass a writer that reuses the text of frozen fragments. */
   readonly resultText?: ResultTextWriter;
+}
+
+/** `check`, whose failures are re-reported with the full schema path by a lazily compiled inlining validator. */
+function withFullIssuePaths(check: CompiledSchema, schema: JsonObject, issueCompiler?: SchemaCompiler): CompiledSchema {
+  if (issueCompiler === undefined) return check;
+  let detailed: CompiledSchema | undefined;
+  let unavailable = false;
+  return (value: unknown) => {
+    const result = check(value);
+    if (result.ok || unavailable) return result;
+    try {
+      detailed ??= issueCompiler.compile(schema);
+    } catch {
+      unavailable = true; // it compiled once already; should this copy not, the short path still refuses
+      return result;
+    }
+    const again = detailed(value);
+    return again.ok ? result : again;
+  };
 }
 
 /** Why a contract was refused, with the tool and schema named (never instance data: there is none here). */
@@ -90,9 +115,9 @@ function checkOne(
 
 /**
  * Checks (checkSchemaDocument) and compiles a profile's contracts with `options.compiler`, and attaches the result text
- * writer. Throws `invalid_tool_contract` for a schema
- * that is not a valid 2020-12 document, a root that is not `type: "object"` (one such tool breaks every SDK client's tools/list), an open input
- * schema, a missing description, or a duplicate name.
+ * writer. Throws `invalid_tool_contract` for a schema that is not a valid 2020-12 document, a root that is not
+ * `type: "object"` (one such tool breaks every SDK client's tools/list), an open input schema, a missing description,
+ * or a duplicate name.
  */
 export function compileToolContracts(
   contracts: readonly ToolContract[],
@@ -106,8 +131,16 @@ export function compileToolContracts(
     if (seen.has(name)) throw contractFault(name, 'duplicate tool name');
     seen.add(name);
     if (contract.description.trim() === '') throw contractFault(name, 'missing description');
-    const checkInput = checkOne(name, 'input', contract.inputSchema, compiler);
-    const checkOutput = checkOne(name, 'output', contract.outputSchema, compiler);
+    const checkInput = withFullIssuePaths(
+      checkOne(name, 'input', contract.inputSchema, compiler),
+      contract.inputSchema,
+      options.issueCompiler,
+    );
+    const checkOutput = withFullIssuePaths(
+      checkOne(name, 'output', contract.outputSchema, compiler),
+      contract.outputSchema,
+      options.issueCompiler,
+    );
     const listing: Tool = {
       name,
       description: contract.description,

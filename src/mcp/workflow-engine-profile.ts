@@ -60,12 +60,14 @@ function isGuidedToolName(name: string): name is GuidedToolName {
  * The four guided contracts as this profile checks them. `minLength`/`maxLength` count UTF-16 units: constant time
  * instead of a scan of every string (a 1 MiB artifact body included), and never below the code-point count, so every
  * length limit still holds (a string of astral characters reaches it sooner). Shared `$defs` are not inlined: inlined,
- * one contract's validator grows to ~280 KB of code, past what V8 optimises. Result text reuses the canonical text of
- * the frozen step payloads a release scope builds once.
+ * one contract's validator grows to ~280 KB of code, past what V8 optimises; a failure is re-reported by an inlining
+ * validator so the issue keeps its full schema path. Result text reuses the canonical text of the frozen step payloads
+ * a release scope builds once.
  */
 export function compileWorkflowEngineContracts(): CompiledToolContract[] {
   return compileToolContracts(GUIDED_TOOL_CONTRACTS, {
     compiler: new SchemaCompiler({ unicodeLength: false, inlineRefs: false }),
+    issueCompiler: new SchemaCompiler({ unicodeLength: false }),
     resultText: canonicalText,
   });
 }

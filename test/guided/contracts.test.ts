@@ -104,6 +104,22 @@ describe('guided tool contracts', () => {
     }
   });
 
+  test('as the workflow-engine profile checks them, a refusal names the keyword with its full schema path', async () => {
+    const { compileWorkflowEngineContracts } = await import('../../src/mcp/workflow-engine-profile.js');
+    const cont = compileWorkflowEngineContracts().find((c) => c.name === 'rimthan.continue_workflow');
+    assert.ok(cont);
+    const projection = { state: {}, confirmations: {} };
+    assert.deepEqual(cont.checkInput({ checkpoint: { token: 'a.b' }, confirmed_state: projection }), {
+      ok: false,
+      issues: [{ keyword: 'required', schemaPath: '#/$defs/checkpoint-envelope/required' }],
+    });
+    assert.deepEqual(cont.checkInput({ checkpoint: 5, confirmed_state: projection }), {
+      ok: false,
+      issues: [{ keyword: 'type', schemaPath: '#/$defs/checkpoint-envelope/type' }],
+    });
+    assert.equal(cont.checkOutput({ error: { code: 'x', message: 'y' } }).ok, false);
+  });
+
   test('the closed contracts refuse unknown fields and oversized values', async () => {
     const { SchemaCompiler } = await import('../../src/core/index.js');
     const start = new SchemaCompiler().compile(GUIDED_TOOL_CONTRACTS[0]?.inputSchema ?? {});

@@ -44,8 +44,13 @@ export interface IssuedCheckpoint {
   readonly keyId: string;
 }
 
-/** The state as a JSON object (field order irrelevant: tokens are canonicalised). */
-export function stateJson(state: CheckpointState): JsonObject {
+/**
+ * The envelope's JSON members for `state` plus `key_id` and `token`, built as one object literal (a spread of a
+ * 12-member object costs more than the literal). `copy` copies the nested maps and lists, so the result shares nothing
+ * with the state; without it they are shared, for a read-only comparison.
+ */
+function envelopeOf(state: CheckpointState, keyId: string, token: string, copy: boolean): JsonObject {
+  const host = state.host;
   return {
     registry_id: state.registry_id,
     registry_release: state.registry_release,
@@ -55,22 +60,34 @@ export function stateJson(state: CheckpointState): JsonObject {
     sequence: state.sequence,
     parent_checkpoint_sha256: state.parent_checkpoint_sha256,
     confirmed_state_sha256: state.confirmed_state_sha256,
-    artifacts: { ...state.artifacts },
-    validators: Object.fromEntries(
-      Object.entries(state.validators).map(([k, r]) => [k, { outcome: r.outcome, input_sha256: r.input_sha256 }]),
-    ),
+    artifacts: copy ? { ...state.artifacts } : state.artifacts,
+    validators: copy
+      ? Object.fromEntries(
+          Object.entries(state.validators).map(([k, r]) => [k, { outcome: r.outcome, input_sha256: r.input_sha256 }]),
+        )
+      : (state.validators as unknown as JsonObject),
     host: {
-      harness: state.host.harness,
-      adapter_id: state.host.adapter_id,
-      adapter_version: state.host.adapter_version,
-      host_capabilities: [...state.host.host_capabilities],
-      validator_capabilities: [...state.host.validator_capabilities],
+      harness: host.harness,
+      adapter_id: host.adapter_id,
+      adapter_version: host.adapter_version,
+      host_capabilities: copy ? [...host.host_capabilities] : (host.host_capabilities as string[]),
+      validator_capabilities: copy ? [...host.validator_capabilities] : (host.validator_capabilities as string[]),
     },
     issued_at: state.issued_at,
+    key_id: keyId,
+    token,
   };
 }
 
 /** The envelope the harness stores in .rimthan/workflow-session.json and presents on every later call. */
 export function envelopeJson(checkpoint: IssuedCheckpoint): JsonObject {
-  return { ...stateJson(checkpoint.state), key_id: checkpoint.keyId, token: checkpoint.token };
+  return envelopeOf(checkpoint.state, checkpoint.keyId, checkpoint.token, true);
+}
+
+/**
+ * What an envelope presenting `state` must be, exactly (for comparison only: it shares the state's nested maps and
+ * lists, so it must not be handed out or changed).
+ */
+export function expectedEnvelope(state: CheckpointState, keyId: string, token: string): JsonObject {
+  return envelopeOf(state, keyId, token, false);
 }

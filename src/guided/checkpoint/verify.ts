@@ -4,12 +4,13 @@
  * pinned host adapter, receipt keys). Any failure is the one generic workflow_checkpoint_error.
  */
 import { isJsonObject, sha256Hex } from '../../core/index.js';
-import type { JsonObject, TokenSigner } from '../../core/index.js';
+import type { TokenSigner } from '../../core/index.js';
 import type { StepDefinition } from '../../registry/model.js';
 import { checkpointError } from '../errors.js';
 import type { ReleaseScope, WorkflowIndex } from '../scope.js';
 import { decodeCheckpointBody } from './codec.js';
 import { sameAsClean } from './same-json.js';
+import { expectedEnvelope } from './state.js';
 import type { CheckpointState, IssuedCheckpoint } from './state.js';
 
 /** A checkpoint that verified, with the workflow and step it points at in the pinned release. */
@@ -48,10 +49,8 @@ export function verifyCheckpoint(signer: TokenSigner, scope: ReleaseScope, envel
   const state = verified.ok ? decodeCheckpointBody(verified.body) : undefined;
   if (!verified.ok || state === undefined) throw checkpointError();
   // The envelope must be exactly the signed state, its key id and the token: nothing more, nothing different.
-  // `expected` comes from the strictly parsed, signed body, so it always canonicalises. The decoded state is already
-  // plain JSON data of exactly the envelope's shape (what `stateJson` would copy).
-  const expected: JsonObject = { ...(state as unknown as JsonObject), key_id: verified.keyId, token };
-  if (!sameAsClean(envelope, expected)) throw checkpointError();
+  // The expected envelope comes from the strictly parsed, signed body, so it always canonicalises.
+  if (!sameAsClean(envelope, expectedEnvelope(state, verified.keyId, token))) throw checkpointError();
   const index = agreesWithScope(state, scope);
   const step = index?.steps.get(state.current_step);
   if (index === undefined || step === undefined) throw checkpointError();
