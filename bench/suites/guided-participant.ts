@@ -69,10 +69,12 @@ export function guidedClient(): GuidedClient {
         if (!c.checkInput(args).ok) throw new Error(`${tool}: arguments break the input schema`);
         const result = run(scope, args);
         if (!c.checkOutput(result).ok) throw new Error(`${tool}: result breaks the output schema`);
-        const text = c.resultText(result);
+        const text = canonicalJson(result);
         if (!textChecked) {
-          // Once per tool call site: the profile's writer must give core's canonical text, byte for byte.
-          if (text !== canonicalJson(result)) throw new Error(`${tool}: result text is not the canonical JSON`);
+          // Once per tool call site: reusing frozen fragments must give the text of an unshared copy, byte for byte.
+          if (text !== canonicalJson(structuredClone(result))) {
+            throw new Error(`${tool}: result text is not the canonical JSON`);
+          }
           textChecked = true;
         }
         return result;

@@ -10,6 +10,35 @@ export function hasLoneSurrogate(text: string): boolean {
   return LONE_SURROGATE.test(text);
 }
 
+interface Fragment {
+  readonly text: string;
+  /** Nesting of the deepest object or array below the fragment's root (the root itself is 0). */
+  readonly depth: number;
+}
+
+/** Canonical text of deep-frozen objects, keyed by identity; see {@link freezeCanonicalFragment}. */
+const fragments = new WeakMap<object, Fragment>();
+
+function deepFreeze(value: unknown, depth: number): number {
+  if (typeof value !== 'object' || value === null) return depth - 1;
+  let deepest = depth;
+  for (const member of Object.values(value)) deepest = Math.max(deepest, deepFreeze(member, depth + 1));
+  Object.freeze(value);
+  return deepest;
+}
+
+/**
+ * Deep-freezes `value`, computes its canonical text once (throwing like {@link canonicalJson} when it has none) and
+ * remembers it, so every later `canonicalJson` of a value that embeds this very object copies the text instead of
+ * re-escaping it. For immutable fragments reused on hot paths (a release's step payloads); freezing guarantees the
+ * remembered text can never go stale. Returns `value`.
+ */
+export function freezeCanonicalFragment<T extends object>(value: T): T {
+  const depth = deepFreeze(value, 0);
+  fragments.set(value, { text: canonicalJson(value), depth });
+  return value;
+}
+
 /**
  * RFC 8785 (JSON Canonicalization Scheme): object keys sorted by UTF-16 code units, ECMAScript number formatting,
  * minimal string escaping, no whitespace. Equal JSON values give byte-identical text, so digests over it are stable.
@@ -35,6 +64,11 @@ function write(value: unknown, depth: number): string {
       break;
     default:
       throw refuse(`a ${typeof value}`);
+  }
+  const fragment = fragments.get(value);
+  if (fragment !== undefined) {
+    if (depth + fragment.depth >= MAX_CANONICAL_DEPTH) throw refuse('nesting deeper than the limit');
+    return fragment.text;
   }
   if (depth >= MAX_CANONICAL_DEPTH) throw refuse('nesting deeper than the limit');
   if (Array.isArray(value)) {

@@ -8,7 +8,6 @@ export type { GuidedEngineDeps } from './engine/deps.js';
 export { createReleaseScope, refKey } from './scope.js';
 export type { ReleaseScope, WorkflowIndex } from './scope.js';
 export { checkpointRelease } from './checkpoint/route.js';
-export { canonicalText } from './canonical-text.js';
 export { GUIDED_TOOL_CONTRACTS, GUIDED_SCHEMA_RESOURCES, GuidedToolName, CONTRACT_VERSION } from './contracts/index.js';
 export type { GuidedToolContract, GuidedSchemaResource } from './contracts/index.js';
 export { GuidedError, GuidedErrorCode, ProtocolReason, CHECKPOINT_ERROR_MESSAGE } from './errors.js';

@@ -66,7 +66,7 @@ function successResult(tool: CompiledToolContract, value: JsonValue, onFault?: F
   }
   let text: string;
   try {
-    text = tool.resultText(value);
+    text = canonicalJson(value);
   } catch (error) {
     onFault?.(tool.name, error);
     throw internalFault();

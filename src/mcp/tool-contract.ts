@@ -4,7 +4,7 @@
  * once, when a profile is built; a broken contract stops the server from starting instead of breaking clients later.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { canonicalJson, checkSchemaDocument, RimthanError, SchemaCompiler } from '../core/index.js';
+import { checkSchemaDocument, RimthanError, SchemaCompiler } from '../core/index.js';
 import type { CompiledSchema, JsonObject, SchemaIssue } from '../core/index.js';
 import { privateCacheMeta } from './wire.js';
 
@@ -27,15 +27,11 @@ export interface ToolContract {
   readonly annotations?: ToolAnnotations;
 }
 
-/** Writes the canonical JSON text (RFC 8785) of a result; it must return exactly `canonicalJson(value)`. */
-export type ResultTextWriter = (value: JsonObject) => string;
-
-/** A checked contract with its compiled validators, its result text writer and its tools/list entry. */
+/** A checked contract with its compiled validators and its tools/list entry. */
 export interface CompiledToolContract {
   readonly name: string;
   readonly checkInput: CompiledSchema;
   readonly checkOutput: CompiledSchema;
-  readonly resultText: ResultTextWriter;
   readonly listing: Tool;
 }
 
@@ -49,8 +45,6 @@ export interface ToolContractOptions {
    * failure, and failures are reported with its full schema path. Same verdicts, so passing values never touch it.
    */
   readonly issueCompiler?: SchemaCompiler;
-  /** Default: core's `canonicalJson`. A profile may pass a writer that reuses the text of frozen fragments. */
-  readonly resultText?: ResultTextWriter;
 }
 
 /** `check`, whose failures are re-reported with the full schema path by a lazily compiled inlining validator. */
@@ -124,7 +118,6 @@ export function compileToolContracts(
   options: ToolContractOptions = {},
 ): CompiledToolContract[] {
   const compiler = options.compiler ?? new SchemaCompiler();
-  const resultText = options.resultText ?? canonicalJson;
   const seen = new Set<string>();
   return contracts.map((contract) => {
     const { name } = contract;
@@ -150,6 +143,6 @@ export function compileToolContracts(
     };
     if (contract.title !== undefined) listing.title = contract.title;
     if (contract.annotations !== undefined) listing.annotations = { ...contract.annotations };
-    return { name, checkInput, checkOutput, resultText, listing };
+    return { name, checkInput, checkOutput, listing };
   });
 }

@@ -6,7 +6,6 @@
 import type { Clock, JsonObject, TokenSigner } from '../core/index.js';
 import { RimthanError, SchemaCompiler, systemClock } from '../core/index.js';
 import {
-  canonicalText,
   checkpointRelease,
   createGuidedEngine,
   createReleaseScope,
@@ -61,14 +60,13 @@ function isGuidedToolName(name: string): name is GuidedToolName {
  * instead of a scan of every string (a 1 MiB artifact body included), and never below the code-point count, so every
  * length limit still holds (a string of astral characters reaches it sooner). Shared `$defs` are not inlined: inlined,
  * one contract's validator grows to ~280 KB of code, past what V8 optimises; a failure is re-reported by an inlining
- * validator so the issue keeps its full schema path. Result text reuses the canonical text of the frozen step payloads
- * a release scope builds once.
+ * validator so the issue keeps its full schema path. (Result text reuses the canonical text of the frozen step payloads
+ * a release scope builds once: core's canonicalJson remembers frozen fragments.)
  */
 export function compileWorkflowEngineContracts(): CompiledToolContract[] {
   return compileToolContracts(GUIDED_TOOL_CONTRACTS, {
     compiler: new SchemaCompiler({ unicodeLength: false, inlineRefs: false }),
     issueCompiler: new SchemaCompiler({ unicodeLength: false }),
-    resultText: canonicalText,
   });
 }
 

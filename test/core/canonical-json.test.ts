@@ -3,6 +3,11 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { canonicalJson, digestJson, parseStrictJson, RimthanError } from '../../src/core/index.js';
 
+/** JSON values the strict parser accepts: fast-check also generates `__proto__` keys, which it refuses by design. */
+function acceptedJson(maxDepth: number) {
+  return fc.jsonValue({ maxDepth }).filter((value) => !JSON.stringify(value).includes('"__proto__"'));
+}
+
 describe('RFC 8785 canonical JSON', () => {
   test('sorts keys by UTF-16 code units and formats numbers the ECMAScript way (RFC 8785 examples)', () => {
     // From RFC 8785 §3.2.3 (sorting) and Appendix B (numbers).
@@ -55,7 +60,7 @@ describe('RFC 8785 canonical JSON', () => {
 
   test('property: canonical text parses back to an equal value and is a fixed point', () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
+      fc.property(acceptedJson(6), (value) => {
         const text = canonicalJson(value);
         const parsed = parseStrictJson(text);
         assert.ok(parsed.ok);

@@ -50,14 +50,18 @@ describe('strict JSON parsing', () => {
     });
   });
 
-  test('property: agrees with JSON.parse on every document without duplicates', () => {
+  test('property: agrees with JSON.parse on every document without duplicates or prototype keys', () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 8 }), fc.boolean(), (value, pretty) => {
-        const text = JSON.stringify(value, null, pretty ? 2 : undefined);
-        const r = parseStrictJson(text);
-        assert.ok(r.ok, text);
-        assert.deepEqual(r.value, JSON.parse(text));
-      }),
+      fc.property(
+        fc.jsonValue({ maxDepth: 8 }).filter((v) => !JSON.stringify(v).includes('"__proto__"')),
+        fc.boolean(),
+        (value, pretty) => {
+          const text = JSON.stringify(value, null, pretty ? 2 : undefined);
+          const r = parseStrictJson(text);
+          assert.ok(r.ok, text);
+          assert.deepEqual(r.value, JSON.parse(text));
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -5,12 +5,11 @@
  *
  * A payload depends only on the release and on the host binding's class (harness, pinned adapter, whether the host
  * declared project-local assets), never on participant data. So it is built once per release scope and binding class,
- * deep-frozen, and its canonical text registered for reuse (see canonical-text.ts).
+ * deep-frozen, and its canonical text registered for reuse (core's freezeCanonicalFragment).
  */
-import { RimthanError } from '../../core/index.js';
+import { freezeCanonicalFragment, RimthanError } from '../../core/index.js';
 import type { JsonObject } from '../../core/index.js';
 import type { AssetEntry, StepDefinition } from '../../registry/model.js';
-import { freezeCanonicalFragment } from '../canonical-text.js';
 import type { HostBinding } from '../checkpoint/state.js';
 import { checkpointError } from '../errors.js';
 import type { SelectedAdapter } from '../host/adapter.js';
