@@ -107,6 +107,17 @@ function isLoopback(host: string): boolean {
   return h === 'localhost' || h === '::1' || h === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(h);
 }
 
+/**
+ * Resolves when stdout fails (EPIPE: the client closed its end of the pipe). That is an ordinary disconnect, not a
+ * fault: the server closes and the process exits 0. The listener stays attached so a write still in flight cannot
+ * raise an unhandled stream error afterwards.
+ */
+function clientGone(): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdout.on('error', () => resolve());
+  });
+}
+
 /** `rimthan serve [options]`; resolves when stdin closes (stdio) or on SIGINT/SIGTERM (http). */
 export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   const parsed = parseCommand(argv, OPTIONS, TOPIC);
@@ -151,7 +162,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   try {
     if (transport === 'stdio') {
       if (profileName === ProfileName.Runs) io.err(`rimthan: runs session ${serving.stdioPrincipal.id}`);
-      await serveStdio(serving.serverFor(serving.stdioPrincipal), io.untilStopped(), { maxMessageBytes: maxBytes });
+      await serveStdio(serving.serverFor(serving.stdioPrincipal), Promise.race([io.untilStopped(), clientGone()]), {
+        maxMessageBytes: maxBytes,
+      });
       return;
     }
     // The listen address is also a name clients may use (an IPv6 literal appears in Host in brackets).
