@@ -54,7 +54,7 @@ export const runResumeSpec: ToolSpec = {
       return refuse(RunToolErrorCode.Conflict, `the run is ${record.status}; only an interrupted run can be resumed`);
     }
     const resume = canonicalObject(args['resume'] as JsonObject);
-    if (!resume.ok) return refuse(RunToolErrorCode.InvalidInput, 'resume cannot be canonicalised as RFC 8785 JSON');
+    if (!resume.ok) return refuse(RunToolErrorCode.InvalidInput, `resume ${resume.message}`);
     const check = definition.validateResume(resume.value);
     if (!check.ok) {
       return refuse(

@@ -87,7 +87,7 @@ export const runStartSpec: ToolSpec = {
       );
     }
     const input = canonicalObject(args['input'] as JsonObject);
-    if (!input.ok) return refuse(RunToolErrorCode.InvalidInput, 'input cannot be canonicalised as RFC 8785 JSON');
+    if (!input.ok) return refuse(RunToolErrorCode.InvalidInput, `input ${input.message}`);
     const check = definition.validateInput(input.value);
     if (!check.ok) {
       return refuse(

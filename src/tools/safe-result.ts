@@ -12,6 +12,14 @@ export function resumeSupported(ctx: ToolContext, name: string, version: string)
   return ctx.catalog.resolve(name, version)?.resumeSchema !== undefined;
 }
 
+/** The human label of a vertex of the pinned definition (the vertex id when the definition is not in the catalog). */
+function vertexLabel(ctx: ToolContext, record: RunRecord, vertexId: string): string {
+  return (
+    ctx.catalog.resolve(record.definition_name, record.definition_version)?.graph.vertices.get(vertexId)?.label ??
+    vertexId
+  );
+}
+
 /** Projects a record onto the safe run result. */
 export function safeRunResult(record: RunRecord, ctx: ToolContext): JsonObject {
   const out: JsonObject = {
@@ -33,6 +41,7 @@ export function safeRunResult(record: RunRecord, ctx: ToolContext): JsonObject {
     out['interrupt'] = {
       reason: record.interrupt.reason,
       vertex: record.interrupt.vertex,
+      vertex_label: vertexLabel(ctx, record, record.interrupt.vertex),
       resume_supported: resumeSupported(ctx, record.definition_name, record.definition_version),
     };
   }

@@ -63,9 +63,10 @@ export function safeRunProperties(): JsonObject {
       {
         reason: { type: 'string', enum: ['awaiting_input', 'task_failed'] },
         vertex: { type: 'string' },
+        vertex_label: { type: 'string' },
         resume_supported: { type: 'boolean' },
       },
-      ['reason', 'vertex', 'resume_supported'],
+      ['reason', 'vertex', 'vertex_label', 'resume_supported'],
     ),
   };
 }

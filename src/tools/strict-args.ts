@@ -2,15 +2,18 @@
  * Strict decoding of a tool's JSON argument text, before any dependency is touched.
  *
  * Stricter than the reference decoder, deliberately: a duplicate key, a field name in another letter case, `null` for
- * an optional field, a second JSON value after the object, empty text, a document over 256 KiB (raw text) or nested
- * deeper than 32 levels, a `__proto__` key or a number JSON cannot represent, at any depth, are all refused as
+ * an optional field, a second JSON value after the object, empty text, arguments over 256 KiB (raw text), an `input`
+ * or `resume` document nested deeper than 32 levels (the arguments deeper than 33), a `__proto__` key or a number JSON cannot represent, at any depth, are all refused as
  * `invalid_arguments`. Messages name the argument and the schema rule, never a value.
  */
 import { isJsonObject, parseStrictJson } from '../core/index.js';
 import type { JsonObject, JsonValue, SchemaCompiler, SchemaIssue } from '../core/index.js';
 
-/** Size and nesting limits for one argument document. */
-export const ARGUMENT_LIMITS = { maxBytes: 256 * 1024, maxDepth: 32 } as const;
+/**
+ * Size and nesting limits for one argument document. Documents (`input`, `resume`) may nest 32 levels; they sit one
+ * level inside the argument object, so the argument document as a whole may nest 33.
+ */
+export const ARGUMENT_LIMITS = { maxBytes: 256 * 1024, maxDepth: 33 } as const;
 
 /** The UUID shape: 36 characters, hyphens at 8/13/18/23, hex digits of either case. */
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';

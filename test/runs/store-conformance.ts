@@ -138,6 +138,24 @@ export function describeRunStoreConformance(
       await assert.rejects(store.commit(revive), StoreConflictError);
     });
 
+    test('a terminal run takes no further commit, not even one that keeps its status', async () => {
+      const created = await store.createRun(newRun(randomUUID()));
+      const cancel = { run_id: created.run_id, expected_record_revision: 0 };
+      await store.commit({
+        ...cancel,
+        patch: { status: RunStatus.Cancelled, status_summary: 'first', updated_at: now() },
+      });
+      const again = { ...cancel, expected_record_revision: 1 };
+      const patches = [
+        { status: RunStatus.Cancelled, status_summary: 'second', updated_at: now() },
+        { status_summary: 'second', updated_at: now() },
+      ];
+      for (const patch of patches) await assert.rejects(store.commit({ ...again, patch }), StoreConflictError);
+      const stored = await store.getRun(created.session_id, created.run_id);
+      assert.equal(stored?.status_summary, 'first');
+      assert.equal(stored?.record_revision, 1);
+    });
+
     test('a commit is all or nothing: a refused activity also drops its checkpoint', async () => {
       const seeded = await startRun(store, randomUUID());
       const clash = { ...activity(0, 0), event_id: randomUUID() };

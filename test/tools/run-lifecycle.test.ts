@@ -54,7 +54,12 @@ describe('run lifecycle tools', () => {
   test('resume validates against the pinned resume schema and continues the run', async () => {
     const runId = await startRelease();
     const run = await stack.ok(tools, 'workflow_run_get', { run_id: runId });
-    assert.deepEqual(run['interrupt'], { reason: 'awaiting_input', vertex: 'await_approval', resume_supported: true });
+    assert.deepEqual(run['interrupt'], {
+      reason: 'awaiting_input',
+      vertex: 'await_approval',
+      vertex_label: 'Await approval',
+      resume_supported: true,
+    });
     const message = await stack.fails(
       tools,
       'workflow_run_resume',

@@ -46,7 +46,12 @@ describe('workflow_run_start', () => {
     });
     const runId = value['run_id'] as string;
     const run = await stack.waitFor(tools, runId, 'interrupted');
-    assert.deepEqual(run['interrupt'], { reason: 'awaiting_input', vertex: 'ask', resume_supported: true });
+    assert.deepEqual(run['interrupt'], {
+      reason: 'awaiting_input',
+      vertex: 'ask',
+      vertex_label: 'ask',
+      resume_supported: true,
+    });
     const record = await stack.store.getRun(SESSION_A, runId);
     assert.ok(record);
     await stack.ok(tools, 'workflow_run_list', {});

@@ -59,10 +59,10 @@ describe('strict argument decoding', () => {
     assert.doesNotMatch(message, /SECRET-VALUE/);
   });
 
-  test('refuses documents over 256 KiB and nesting deeper than 32', () => {
+  test('refuses documents over 256 KiB and a field value nesting deeper than 32', () => {
     const big = JSON.stringify({ run_id: ID, reason: 'x'.repeat(ARGUMENT_LIMITS.maxBytes) });
     assert.match(refused(big), /size limit/);
-    const deep = `{"run_id":"${ID}","reason":${'['.repeat(32)}${']'.repeat(32)}}`;
+    const deep = `{"run_id":"${ID}","reason":${'['.repeat(33)}${']'.repeat(33)}}`;
     assert.match(refused(deep), /depth/);
   });
 

@@ -38,7 +38,10 @@ const STATUSES: ReadonlySet<string> = new Set(Object.values(RunStatus));
 const KINDS: ReadonlySet<string> = new Set(Object.values(ActivityKind));
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-/** Legal status changes (the run status machine); staying in the same status is always allowed. */
+/**
+ * Legal status changes (the run status machine). Staying in a non-terminal status is allowed (a vertex commit keeps a
+ * run `running`); a terminal run takes no further commit, not even one that keeps its status.
+ */
 const TRANSITIONS: Readonly<Record<RunStatus, readonly RunStatus[]>> = {
   pending: ['running', 'cancelled', 'failed'],
   running: ['interrupted', 'completed', 'cancelled', 'failed'],
@@ -68,9 +71,9 @@ function checkCounter(field: string, value: unknown, min: number): void {
   }
 }
 
-/** True when a run in `from` may move to `to`. */
+/** True when a run in `from` may move to `to` (a terminal run may not be written again). */
 export function isAllowedTransition(from: RunStatus, to: RunStatus): boolean {
-  return from === to || TRANSITIONS[from].includes(to);
+  return (from === to && !TERMINAL_STATUSES.has(from)) || TRANSITIONS[from].includes(to);
 }
 
 /** True when no further status change is possible. */
