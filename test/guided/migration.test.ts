@@ -149,10 +149,36 @@ describe('checkpoint migration', () => {
           source,
         ),
       ),
-      'migration_same_release',
+      'migration_not_newer',
     );
     assert.equal(
       reason(() => migrate(session, pos, { confirm: true, reconfirm: true, version: '1.2.0' }, target)),
+      'migration_not_newer',
+    );
+  });
+
+  test('a newer version is checked before a different release, as the spec lists them', () => {
+    // One release holding both versions: the checkpoint pins 1.2.0 and the request names 1.3.0 of the same release.
+    const dual = createReleaseScope(fixtureRelease(undefined, 'fixture-2026.3.0', ['1.2.0', '1.3.0']));
+    const session = new Session(dual);
+    const state = confirmed({ objective: 'Pick a vendor', decision_owner: 'ops-lead' }, session.clock.iso());
+    const started = session.start({
+      workflow: 'research-decision',
+      workflow_version: '1.2.0',
+      confirmed_state: state,
+      host: hostDeclaration('claude-code'),
+    });
+    assert.equal(started['status'], 'active');
+    const pos: Position = { checkpoint: started['checkpoint'] as JsonObject, state, step: null };
+    session.clock.advance(60_000);
+    const same = { confirm: true, reconfirm: true, release: 'fixture-2026.3.0' };
+    assert.equal(
+      reason(() => migrate(session, pos, { ...same, version: '1.3.0' }, dual)),
+      'migration_same_release',
+    );
+    // Same release and not newer: the version rule comes first.
+    assert.equal(
+      reason(() => migrate(session, pos, { ...same, version: '1.2.0' }, dual)),
       'migration_not_newer',
     );
   });

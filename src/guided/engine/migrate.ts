@@ -1,8 +1,8 @@
 /**
- * Explicit release migration (continue_workflow with `migration`), fail closed: the target must be the verified
- * migration-target scope, a different release, and a newer version of the same workflow; every target field must be
- * re-confirmed after the checkpoint; the host must pass the target's blockers. The preview lists every artifact and
- * validator receipt as invalidated. Unconfirmed → blocked with migration_confirmation_required; confirmed → restart at
+ * Explicit release migration (continue_workflow with `migration`), fail closed, checked in the spec's order: the
+ * target must be the verified migration-target scope, a newer version of the same workflow, and a different release;
+ * every target field must be re-confirmed after the checkpoint; the host must pass the target's blockers. The preview
+ * lists every artifact and validator receipt as invalidated. Unconfirmed → blocked with migration_confirmation_required; confirmed → restart at
  * setup-workspace in the target release, the new checkpoint's parent being the old checkpoint's digest.
  */
 import { RimthanError } from '../../core/index.js';
@@ -47,15 +47,15 @@ export function migrateWorkflow(
       'the migration target is not the loaded target release',
     );
   }
-  if (target.release.release === source.registry_release) {
-    throw protocolError(ProtocolReason.MigrationSameRelease, 'the migration target is the checkpoint release');
-  }
   const index = target.workflow(source.workflow.id, request.workflow_version);
   if (index === undefined) {
     throw protocolError(ProtocolReason.UnknownWorkflowVersion, 'the target release has no such workflow version');
   }
   if (compareVersions(index.workflow.version, source.workflow.version) <= 0) {
     throw protocolError(ProtocolReason.MigrationNotNewer, 'the target workflow version is not newer');
+  }
+  if (target.release.release === source.registry_release) {
+    throw protocolError(ProtocolReason.MigrationSameRelease, 'the migration target is the checkpoint release');
   }
 
   const proposed = args['next_confirmed_state'];
