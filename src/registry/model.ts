@@ -194,7 +194,11 @@ export interface ValidatorDefinition {
   /** Artifact IDs the validator reads (read-only). */
   readonly input_artifacts: readonly string[];
   readonly required_capabilities: readonly ValidatorCapability[];
-  /** A required validator must pass before the step advances. */
+  /**
+   * A required validator's pass receipt is part of what makes a step's work accepted (a gated step whose outputs and
+   * required validators all hold receipts for the current inputs may move on). Every submitted report counts: any
+   * failed report keeps the step active.
+   */
   readonly required: boolean;
 }
 

@@ -217,3 +217,27 @@ describe('complete stateless validation loop', () => {
     assert.equal(finished['status'], 'completed');
   });
 });
+
+describe('optional validators', () => {
+  test('a failed optional validator keeps the step active like any failed report (the spec: "if any validator fails")', () => {
+    const session = new Session(release);
+    let pos = chooseRoute(session, toRouteSelection(session), 'desk-research');
+    while (stepId(pos) !== 'decision-record') pos = moved(pos, passStep(session, pos));
+    const prepared = session.prepare(prepareArgs(pos, BODIES));
+    assert.deepEqual(names(prepared['validators'] as JsonValue), ['decision-check', 'style-check']);
+    const result = session.submit({
+      checkpoint: pos.checkpoint,
+      confirmed_state: pos.state,
+      validation_bundle: prepared['validation_bundle'] as JsonObject,
+      reports: reportsFor(prepared, pos.checkpoint, {
+        'style-check': {
+          outcome: 'failed',
+          findings: [{ severity: 'warning', message: 'Headings are inconsistent.' }],
+        },
+      }),
+    });
+    assert.equal(result['status'], 'validation_failed');
+    assert.equal((result['checkpoint'] as JsonObject)['current_step'], 'decision-record');
+    assert.deepEqual(names(result['failed_validators'] as JsonValue), ['style-check']);
+  });
+});

@@ -48,7 +48,6 @@ export function submitStepValidation(deps: GuidedEngineDeps, scope: ReleaseScope
   const validators: Record<string, ValidatorReceipt> = { ...current.state.validators };
   const findings: JsonObject[] = [];
   const failed: JsonObject[] = [];
-  let requiredFailed = false;
   for (const { bundle: entry, report } of matched) {
     const key = refKey(entry.validator_id, entry.validator_version);
     if (report.outcome === 'passed') {
@@ -56,13 +55,14 @@ export function submitStepValidation(deps: GuidedEngineDeps, scope: ReleaseScope
       continue;
     }
     delete validators[key];
-    requiredFailed ||= entry.required;
     failed.push({ validator_id: entry.validator_id, validator_version: entry.validator_version });
     for (const f of report.findings) {
       findings.push({ validator_id: entry.validator_id, validator_version: entry.validator_version, ...f });
     }
   }
-  if (requiredFailed) {
+  // Any failed report keeps the step active (the spec: "if any validator fails"), optional validators included:
+  // their findings are the same kind of evidence, and the harness fixes them and submits again.
+  if (failed.length > 0) {
     const again = successor(deps, current, { validators });
     return result(SubmitStatus.ValidationFailed, again, { findings, failed });
   }

@@ -56,13 +56,16 @@ function selectAdapter(scope: ReleaseScope, index: WorkflowIndex, host: HostDecl
   return { asset, contract };
 }
 
-/** Validator capabilities the workflow needs: its own list plus every required validator's. */
+/**
+ * Validator capabilities the workflow needs: its own list plus every validator's, optional ones included (prepare
+ * asks for the capabilities of every validator of a step, so a host lacking one would otherwise start and then stall).
+ */
 export function requiredValidatorCapabilities(scope: ReleaseScope, index: WorkflowIndex): Set<ValidatorCapability> {
   const needed = new Set<ValidatorCapability>(index.workflow.required_validator_capabilities);
   for (const step of index.workflow.steps) {
     for (const ref of step.validators) {
       const validator = scope.validator(ref.id, ref.version);
-      if (validator?.required === true) for (const c of validator.required_capabilities) needed.add(c);
+      if (validator !== undefined) for (const c of validator.required_capabilities) needed.add(c);
     }
   }
   return needed;
