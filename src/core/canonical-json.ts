@@ -57,7 +57,8 @@ function write(value: unknown, depth: number): string {
       return value ? 'true' : 'false';
     case 'number':
       if (!Number.isFinite(value)) throw refuse('a non-finite number');
-      return JSON.stringify(value);
+      return String(value); // Number::toString, exactly what JSON.stringify and RFC 8785 use for finite numbers
+
     case 'string':
       return quote(value);
     case 'object':
@@ -95,7 +96,13 @@ function write(value: unknown, depth: number): string {
   return out + '}';
 }
 
+// Characters JSON must escape, and surrogates (which need the exact lone-surrogate check).
+// eslint-disable-next-line no-control-regex -- the control range is exactly what JSON must escape
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 function quote(text: string): string {
+  // Most strings (ids, digests, versions) need no escaping at all: skip the general encoder for them.
+  if (!NEEDS_ESCAPE.test(text)) return '"' + text + '"';
   const quoted = JSON.stringify(text);
   // Well-formed JSON.stringify escapes a lone surrogate as \udXXX and writes pairs raw, so the (slower) exact check
   // is needed only when that escape, or a literal backslash followed by "ud", appears in the output.
