@@ -1,20 +1,9 @@
 /** Artifact declarations and host-adapter contracts: each rule refuses a breaking source at the right file:line. */
-import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkSource } from '../../src/registry/index.js';
-import { CLAUDE_ADAPTER, WORKFLOW, assertProblem, edit, lineOf, put, withMinimalCopy } from './helpers.js';
+import { CLAUDE_ADAPTER, WORKFLOW, edit, put, expectProblem } from './helpers.js';
 
 const W = WORKFLOW;
 const A = CLAUDE_ADAPTER;
-
-function expectProblem(mutate: (dir: string) => void, code: string, file: string, at: string | number): void {
-  withMinimalCopy((dir) => {
-    mutate(dir);
-    const result = checkSource(dir);
-    assert.equal(result.ok, false);
-    assertProblem(result.problems, code, file, typeof at === 'number' ? at : lineOf(dir, file, at));
-  });
-}
 
 describe('artifact declaration rules', () => {
   test('a JSON artifact without a schema is refused', () => {

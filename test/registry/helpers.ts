@@ -4,6 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { packageRoot } from '../../src/core/index.js';
+import { checkSource } from '../../src/registry/index.js';
 import type { Problem } from '../../src/registry/index.js';
 
 export const MINIMAL = join(packageRoot(), 'test', 'registry', 'fixtures', 'minimal');
@@ -57,4 +58,17 @@ export function assertProblem(problems: readonly Problem[], code: string, file: 
     hit,
     `expected ${code} at ${file}:${line}, got:\n${problems.map((p) => `  ${p.file}:${p.line} ${p.code} ${p.message}`).join('\n')}`,
   );
+}
+
+/**
+ * Applies `mutate` to a fresh copy of the minimal fixture and asserts the check reports `code` in `file` at a line
+ * (given directly, or as the line holding the text `at`).
+ */
+export function expectProblem(mutate: (dir: string) => void, code: string, file: string, at: string | number): void {
+  withMinimalCopy((dir) => {
+    mutate(dir);
+    const result = checkSource(dir);
+    assert.equal(result.ok, false);
+    assertProblem(result.problems, code, file, typeof at === 'number' ? at : lineOf(dir, file, at));
+  });
 }

@@ -4,19 +4,10 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { checkSource, formatProblem } from '../../src/registry/index.js';
-import { VALIDATOR, WORKFLOW, assertProblem, edit, lineOf, put, withMinimalCopy } from './helpers.js';
+import { VALIDATOR, WORKFLOW, edit, put, withMinimalCopy, expectProblem } from './helpers.js';
 
 const W = WORKFLOW;
 const REPORT_SCHEMA = 'schemas/report@1.0.0.json';
-
-function expectProblem(mutate: (dir: string) => void, code: string, file: string, at: string | number): void {
-  withMinimalCopy((dir) => {
-    mutate(dir);
-    const result = checkSource(dir);
-    assert.equal(result.ok, false);
-    assertProblem(result.problems, code, file, typeof at === 'number' ? at : lineOf(dir, file, at));
-  });
-}
 
 describe('closed authoring format', () => {
   test('an unknown workflow key is refused at its line', () => {

@@ -1,47 +1,21 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { FlowCatalog } from '../../src/runs/flow/catalog.js';
 import { PostgresRunStore } from '../../src/runs/store/postgres.js';
 import { Supervisor } from '../../src/runs/supervisor/supervisor.js';
 import { crashFlow, workersByRun } from './fixtures/crash-flow.js';
 import { assertRecovered, checkpointedVertices, spawnCrashWorker } from './fixtures/crash-harness.js';
 import { waitFor } from './helpers.js';
+import { dropSchema, postgresSkipReason, TEST_PG_URL, uniqueSchema, withPgClient } from '../support/postgres.js';
 
-const url = process.env['RIMTHAN_TEST_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-const schema = `runs_engine_${randomBytes(6).toString('hex')}`;
+const url = TEST_PG_URL;
+const schema = uniqueSchema('runs_engine');
 const RUNS = 6;
 const LEASE_MS = 400;
-
-/** Why PostgreSQL cannot be used, or undefined when it answers (never includes the URL: it may hold a password). */
-async function unreachable(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return undefined;
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return `PostgreSQL unreachable (${typeof code === 'string' ? code : 'no answer'}); set RIMTHAN_TEST_PG_URL`;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function withClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** True when `worker` began the first but not yet the last vertex of some run, according to the side file. */
 function hasRunInProgress(text: string, worker: string): boolean {
@@ -54,10 +28,7 @@ function hasRunInProgress(text: string, worker: string): boolean {
   return [...begun.values()].some((vertices) => vertices.has('v0') && !vertices.has('v4'));
 }
 
-const reason = await unreachable();
-if (reason !== undefined && process.env['CI'] === 'true') {
-  test('PostgreSQL is reachable under CI', () => assert.fail(reason));
-}
+const reason = await postgresSkipReason();
 
 describe('two workers sharing one PostgreSQL schema', { skip: reason ?? false }, () => {
   test('when one worker is killed mid-run the survivor adopts its runs after the lease expires', async () => {
@@ -99,7 +70,7 @@ describe('two workers sharing one PostgreSQL schema', { skip: reason ?? false },
       }, 15_000);
 
       await assertRecovered(store, runs, checkpointed, sideFile, (runId) =>
-        withClient(async (client) => {
+        withPgClient(async (client) => {
           const result = await client.query<{ revision: number }>(
             `SELECT revision FROM "${schema}".checkpoints WHERE run_id = $1 ORDER BY revision`,
             [runId],
@@ -114,7 +85,7 @@ describe('two workers sharing one PostgreSQL schema', { skip: reason ?? false },
       await doomed.kill();
       await survivor.stop();
       await store.close();
-      await withClient((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+      await dropSchema(schema);
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -1,47 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { PostgresRunStore } from '../../src/runs/store/postgres.js';
 import { describeRunStoreConformance } from './store-conformance.js';
 import { sleep } from './store-fixtures.js';
+import { dropSchema, postgresSkipReason, TEST_PG_URL, uniqueSchema } from '../support/postgres.js';
 
-const url = process.env['RIMTHAN_TEST_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-const schema = `rimthan_test_${randomBytes(6).toString('hex')}`;
-
-/** Why PostgreSQL cannot be used, or undefined when it answers. Never includes the URL (it may hold a password). */
-async function unreachable(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return undefined;
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return `PostgreSQL unreachable (${typeof code === 'string' ? code : 'no answer'}); set RIMTHAN_TEST_PG_URL`;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const reason = await unreachable();
-if (reason !== undefined && process.env['CI'] === 'true') {
-  test('PostgreSQL is reachable under CI', () => assert.fail(reason));
-}
+const url = TEST_PG_URL;
+const schema = uniqueSchema('rimthan_test');
+const reason = await postgresSkipReason();
 
 describeRunStoreConformance(
   'PostgreSQL',
   () => Promise.resolve(new PostgresRunStore({ connectionString: url, schema })),
-  async () => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } finally {
-      await client.end();
-    }
-  },
+  () => dropSchema(schema),
   reason === undefined ? {} : { skip: reason },
 );
 
