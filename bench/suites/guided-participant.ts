@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson, KeyRing, sha256Hex, TokenSigner } from '../../src/core/index.js';
+import { canonicalJson, KeyRing, TokenSigner } from '../../src/core/index.js';
 import type { Clock, JsonObject, JsonValue } from '../../src/core/index.js';
 import { packageRoot } from '../../src/core/package-root.js';
 import { createGuidedEngine, GuidedToolName } from '../../src/guided/index.js';
@@ -15,6 +15,11 @@ import type { CompiledToolContract } from '../../src/mcp/tool-contract.js';
 import { compileWorkflowEngineContracts } from '../../src/mcp/workflow-engine-profile.js';
 import { HostCapability, ValidatorCapability, verifyReleaseFile } from '../../src/registry/index.js';
 import type { Release } from '../../src/registry/index.js';
+import {
+  artifactsFor as faithfulArtifacts,
+  outputAttestation,
+  workspaceManifest,
+} from '../../test/support/faithful-harness.js';
 
 export const WORKFLOW_ID = 'research-decision';
 export const HARNESS = 'claude-code';
@@ -167,57 +172,13 @@ export function hostAttestation(pos: Position): JsonObject {
   };
 }
 
-/** The workspace manifest matching a host attestation (what setup-workspace writes). */
-export function workspaceManifest(attestation: JsonObject): string {
-  const delivered = list(attestation['assets'], 'assets')
-    .filter((a) => a['kind'] !== 'host-adapter')
-    .map((a) => ({
-      kind: a['kind'] as string,
-      id: a['asset_id'] as string,
-      version: a['version'] as string,
-      sha256: a['sha256'] as string,
-      delivery: a['delivery'] as string,
-      ...(a['path'] === null ? {} : { path: a['path'] as string }),
-    }));
-  return JSON.stringify({
-    harness: attestation['harness'],
-    adapter: attestation['adapter'],
-    delivered_assets: delivered,
-  });
-}
-
-/** Artifacts for the step's declared outputs from `bodies` (artifact id → content). */
+/** Artifacts for the step's declared outputs from `bodies`; every output must have a body. */
 export function artifactsFor(pos: Position, bodies: Readonly<Record<string, string>>): JsonObject[] {
-  return list(pos.step['outputs'], 'outputs').map((o) => {
+  for (const o of list(pos.step['outputs'], 'outputs')) {
     const id = o['artifact_id'] as string;
-    const content = bodies[id];
-    if (content === undefined) throw new Error(`no body for artifact ${id}`);
-    return { artifact_id: id, media_type: o['media_type'] as string, content, path: o['path'] as string };
-  });
-}
-
-/** The output attestation of a harness that wrote and read back `artifacts` exactly. */
-export function outputAttestation(pos: Position, artifacts: readonly JsonObject[]): JsonObject {
-  const stepId = stepIdOf(pos);
-  return {
-    step_id: stepId,
-    outputs: list(pos.step['outputs'], 'outputs').map((o) => {
-      const artifact = artifacts.find((a) => a['artifact_id'] === o['artifact_id']);
-      const schema = (o['schema'] ?? null) as JsonObject | null;
-      return {
-        artifact_id: o['artifact_id'] as string,
-        path: o['path'] as string,
-        owner_step: stepId,
-        media_type: o['media_type'] as string,
-        schema_sha256: schema === null ? null : (schema['sha256'] as string),
-        max_bytes: o['max_bytes'] as number,
-        content_sha256: sha256Hex((artifact?.['content'] as string | undefined) ?? ''),
-        symlink_free: true,
-        readback_verified: true,
-        write_policy: o['write_policy'] as string,
-      };
-    }),
-  };
+    if (bodies[id] === undefined) throw new Error(`no body for artifact ${id}`);
+  }
+  return faithfulArtifacts(pos.step, bodies);
 }
 
 /** prepare_step_validation arguments for the current step with these artifact bodies. */
@@ -239,7 +200,7 @@ export function prepareArgs(pos: Position, bodies: Readonly<Record<string, strin
     };
   }
   const artifacts = artifactsFor(pos, bodies);
-  return { ...base, artifacts, output_attestation: outputAttestation(pos, artifacts) };
+  return { ...base, artifacts, output_attestation: outputAttestation(pos.step, artifacts) };
 }
 
 /** submit_step_validation arguments with a passing report from every validator prepare asked for. */

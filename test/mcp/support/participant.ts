@@ -4,8 +4,8 @@
  * latest checkpoint and step payload.
  */
 import assert from 'node:assert/strict';
-import { sha256Hex } from '../../../src/core/index.js';
 import type { JsonObject, JsonValue } from '../../../src/core/index.js';
+import { artifactsFor, outputAttestation, reportsFor } from '../../support/faithful-harness.js';
 import { BODIES } from './research-artifacts.js';
 
 export interface CallOutcome {
@@ -144,35 +144,7 @@ export class Participant {
   }
 
   artifacts(step: JsonObject, bodies: Readonly<Record<string, string>> = BODIES): JsonObject[] {
-    return (step['outputs'] as JsonObject[]).map((o) => ({
-      artifact_id: o['artifact_id'] as string,
-      media_type: o['media_type'] as string,
-      content: bodies[o['artifact_id'] as string] ?? '',
-      path: o['path'] as string,
-    }));
-  }
-
-  private outputAttestation(step: JsonObject, artifacts: JsonObject[]): JsonObject {
-    const stepId = (step['step'] as JsonObject)['id'] as string;
-    return {
-      step_id: stepId,
-      outputs: (step['outputs'] as JsonObject[]).map((o) => {
-        const artifact = artifacts.find((a) => a['artifact_id'] === o['artifact_id']);
-        const schema = o['schema'] as JsonObject | null;
-        return {
-          artifact_id: o['artifact_id'] as string,
-          path: o['path'] as string,
-          owner_step: stepId,
-          media_type: o['media_type'] as string,
-          schema_sha256: schema === null ? null : (schema['sha256'] as string),
-          max_bytes: o['max_bytes'] as number,
-          content_sha256: sha256Hex((artifact?.['content'] as string | undefined) ?? ''),
-          symlink_free: true,
-          readback_verified: true,
-          write_policy: o['write_policy'] as string,
-        };
-      }),
-    };
+    return artifactsFor(step, bodies);
   }
 
   /** prepare_step_validation for the current step with faithful artifacts and attestation. */
@@ -185,7 +157,7 @@ export class Participant {
     if (setup) ({ artifacts, attestation } = this.setupArtifactsAndAttestation(step));
     else {
       artifacts = this.artifacts(step, bodies);
-      attestation = this.outputAttestation(step, artifacts);
+      attestation = outputAttestation(step, artifacts);
     }
     return this.ok('rimthan.prepare_step_validation', {
       checkpoint: this.checkpoint as JsonObject,
@@ -199,18 +171,9 @@ export class Participant {
 
   /** Reports from separate validator subagents: `failing` validators fail with one finding, the rest pass. */
   reports(prepared: JsonObject, failing: readonly string[] = []): JsonObject[] {
-    return (prepared['validators'] as JsonObject[]).map((v) => {
-      const fails = failing.includes(v['validator_id'] as string);
-      return {
-        validator_id: v['validator_id'] as string,
-        validator_version: v['validator_version'] as string,
-        instruction_sha256: v['instruction_sha256'] as string,
-        input_artifacts: v['input_artifacts'] as JsonValue,
-        validated_by: { harness: 'claude-code', adapter_version: '1.1.0' },
-        outcome: fails ? 'failed' : 'passed',
-        findings: fails ? [{ severity: 'error', message: 'claim C2 cites a single unrepeated measurement' }] : [],
-      };
-    });
+    const finding = { severity: 'error', message: 'claim C2 cites a single unrepeated measurement' };
+    const outcomes = Object.fromEntries(failing.map((id) => [id, { outcome: 'failed' as const, findings: [finding] }]));
+    return reportsFor(prepared, this.checkpoint as JsonObject, outcomes);
   }
 
   async submit(prepared: JsonObject, failing: readonly string[] = []): Promise<JsonObject> {
