@@ -2,9 +2,6 @@
  * A Rimthan durable-run runtime for the runs suite: SQLite store (WAL, synchronous=FULL), flow catalog with the bench
  * flows, supervisor, its session controller and the seven run tools — built exactly as a host would build them.
  */
-import { randomUUID } from 'node:crypto';
-import { canonicalJson } from '../../src/core/canonical-json.js';
-import { sha256Hex } from '../../src/core/digest.js';
 import type { JsonObject } from '../../src/core/json.js';
 import {
   defineFlow,
@@ -16,6 +13,7 @@ import {
   type SessionController,
 } from '../../src/runs/index.js';
 import { createRunTools, findRunTool, type RunTool, type RunToolName } from '../../src/tools/index.js';
+import { createPendingRun } from '../../test/runs/helpers.js';
 import { ObservedStore } from './observed-store.js';
 
 export const SESSION = 'bench-session';
@@ -149,37 +147,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       if (found === undefined) throw new Error(`run tool ${name} is missing`);
       return found;
     },
-    async createPending(flow, input) {
-      const canonical = canonicalJson(input);
-      const sha = sha256Hex(canonical);
-      await store.putInput(sha, canonical);
-      const runId = randomUUID();
-      const now = new Date().toISOString();
-      return store.createRun({
-        session_id: SESSION,
-        run_id: runId,
-        definition_name: flow.name,
-        definition_version: flow.version,
-        parent_run_id: null,
-        input_sha256: sha,
-        idempotency_key: null,
-        status: 'pending',
-        status_summary: '',
-        cancel_requested: false,
-        checkpoint_revision: -1,
-        activity_cursor: 0,
-        artifacts: [],
-        artifact_namespace: {
-          session_id: SESSION,
-          run_id: runId,
-          input_kind: '',
-          input_session_id: '',
-          input_run_id: '',
-        },
-        interrupt: null,
-        created_at: now,
-        updated_at: now,
-      });
+    createPending(flow, input) {
+      return createPendingRun(store, { sessionId: SESSION, name: flow.name, version: flow.version, input });
     },
     finished(runId) {
       return store.waitForStatus(runId, TERMINAL_STATUSES);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SchemaCompiler, sha256Hex } from '../../src/core/index.js';
+import { SchemaCompiler } from '../../src/core/index.js';
 import type { CompiledSchema, JsonObject } from '../../src/core/index.js';
 import { exampleCatalog } from '../../src/runs/examples/index.js';
 import { defineFlow, Supervisor } from '../../src/runs/index.js';
@@ -15,6 +15,7 @@ import type { FlowCatalog, SessionController } from '../../src/runs/index.js';
 import { SqliteRunStore } from '../../src/runs/store/index.js';
 import type { RunRecord } from '../../src/runs/store/index.js';
 import { createRunTools } from '../../src/tools/index.js';
+import { createPendingRun } from '../runs/helpers.js';
 import type { RunTool, RunToolResult, RunToolsConfig } from '../../src/tools/index.js';
 
 export const SESSION_A = 'session-a';
@@ -201,34 +202,6 @@ export function assertNeverShown(stack: Stack, marker: string): void {
 }
 
 /** A pending run created straight in the store (as if its start had not reached the seed yet). */
-export async function insertPendingRun(stack: Stack, sessionId: string, runId: string): Promise<RunRecord> {
-  const input = '{"count":1}';
-  const digest = sha256Hex(input);
-  await stack.store.putInput(digest, input);
-  const now = new Date().toISOString();
-  return stack.store.createRun({
-    session_id: sessionId,
-    run_id: runId,
-    definition_name: 'counter_flow',
-    definition_version: 'v1',
-    parent_run_id: null,
-    input_sha256: digest,
-    idempotency_key: null,
-    status: 'pending',
-    status_summary: '',
-    cancel_requested: false,
-    checkpoint_revision: -1,
-    activity_cursor: 0,
-    artifacts: [],
-    artifact_namespace: {
-      session_id: sessionId,
-      run_id: runId,
-      input_kind: '',
-      input_session_id: '',
-      input_run_id: '',
-    },
-    interrupt: null,
-    created_at: now,
-    updated_at: now,
-  });
+export function insertPendingRun(stack: Stack, sessionId: string, runId: string): Promise<RunRecord> {
+  return createPendingRun(stack.store, { sessionId, runId, name: 'counter_flow', version: 'v1', input: { count: 1 } });
 }
