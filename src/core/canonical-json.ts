@@ -39,6 +39,11 @@ export function freezeCanonicalFragment<T extends object>(value: T): T {
   return value;
 }
 
+/** True when `value` is an object registered by {@link freezeCanonicalFragment}: deep-frozen, so it can never change. */
+export function isFrozenFragment(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && fragments.has(value);
+}
+
 /**
  * RFC 8785 (JSON Canonicalization Scheme): object keys sorted by UTF-16 code units, ECMAScript number formatting,
  * minimal string escaping, no whitespace. Equal JSON values give byte-identical text, so digests over it are stable.

@@ -1,12 +1,19 @@
 /** core: pure building blocks (no I/O beyond what callers pass in). */
 export type { JsonObject, JsonValue } from './json.js';
 export { isJsonObject } from './json.js';
-export { canonicalJson, freezeCanonicalFragment, hasLoneSurrogate, MAX_CANONICAL_DEPTH } from './canonical-json.js';
+export {
+  canonicalJson,
+  freezeCanonicalFragment,
+  hasLoneSurrogate,
+  isFrozenFragment,
+  MAX_CANONICAL_DEPTH,
+} from './canonical-json.js';
 export type { JsonLimits, StrictJsonResult } from './strict-json.js';
 export { parseStrictJson, parseStrictJsonBytes } from './strict-json.js';
 export { sha256Hex, digestJson } from './digest.js';
 export type { CompiledSchema, SchemaCheck, SchemaIssue } from './schema.js';
 export { SchemaCompiler, checkSchemaDocument } from './schema.js';
+export { memoizeFrozenMembers } from './fragment-check.js';
 export type { TokenVerification } from './tokens.js';
 export {
   KeyRing,

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import { RimthanError } from './errors.js';
@@ -18,6 +19,8 @@ export const MAX_RETIRED_KEYS = 16;
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const B64URL = /^[A-Za-z0-9_-]+$/;
 const SIGNATURE_LENGTH = 43; // 32-byte HMAC-SHA256, unpadded base64url
+const MAX_BODY_DEPTH = 8;
+const BODY_LIMITS = { maxBytes: MAX_TOKEN_LENGTH, maxDepth: MAX_BODY_DEPTH, maxKeys: 2048 } as const;
 
 function secretBytes(secret: string | Uint8Array, label: string): Buffer {
   const bytes = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : Buffer.from(secret);
@@ -100,11 +103,24 @@ function b64url(data: Buffer | string): string {
   return Buffer.from(data).toString('base64url');
 }
 
+const B64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * True when `part` (already known to use only the base64url alphabet) is the one spelling of its bytes: no length
+ * that leaves a lone character, and zero bits where the last character pads a partial byte (2 or 4 bits).
+ */
+function isCanonicalBase64url(part: string): boolean {
+  const rest = part.length % 4;
+  if (rest === 0) return true;
+  if (rest === 1) return false;
+  const last = B64URL_ALPHABET.indexOf(part.charAt(part.length - 1));
+  return (last & (rest === 2 ? 0b1111 : 0b11)) === 0;
+}
+
 /** Strict base64url: alphabet only, and the one spelling that re-encodes to itself (no padding, zero trailing bits). */
 function decodeStrict(part: string): Buffer | undefined {
-  if (!B64URL.test(part) || part.length % 4 === 1) return undefined;
-  const bytes = Buffer.from(part, 'base64url');
-  return bytes.toString('base64url') === part ? bytes : undefined;
+  if (!B64URL.test(part) || !isCanonicalBase64url(part)) return undefined;
+  return Buffer.from(part, 'base64url');
 }
 
 /**
@@ -139,21 +155,60 @@ export class TokenSigner {
     const bodyBytes = decodeStrict(encoded);
     const signature = decodeStrict(signaturePart);
     if (bodyBytes === undefined || signature === undefined) return { ok: false, reason: 'malformed' };
-    const parsed = parseStrictJsonBytes(bodyBytes, { maxBytes: MAX_TOKEN_LENGTH, maxDepth: 8, maxKeys: 2048 });
-    if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) {
+    // Nearly every token names the active key: its signature is checked before anything of the body is read.
+    if (macMatches(this.#ring.activeSecret, encoded, signature)) {
+      return this.#authentic(kind, bodyBytes, this.#ring.activeKeyId);
+    }
+    // Otherwise the body is untrusted input: parse it strictly to learn which retired key it names.
+    const parsed = parseStrictJsonBytes(bodyBytes, BODY_LIMITS);
+    if (!parsed.ok || !isPlainObject(parsed.value)) return { ok: false, reason: 'malformed' };
+    const keyId = parsed.value['key_id'];
+    const secret =
+      typeof keyId === 'string' && keyId !== this.#ring.activeKeyId ? this.#ring.secretFor(keyId) : undefined;
+    // An unknown key id still costs one HMAC and answers like a bad signature.
+    const macOk = macMatches(secret ?? this.#ring.activeSecret, encoded, signature);
+    if (!macOk || secret === undefined || typeof keyId !== 'string') return { ok: false, reason: 'invalid_signature' };
+    return this.#authentic(kind, bodyBytes, keyId);
+  }
+
+  /**
+   * The body of a token whose signature verified under `keyId`. Only a signer holding that key wrote these bytes, and
+   * it writes canonical JSON: the body must be valid UTF-8, parse, name `keyId`, and re-canonicalise to exactly the
+   * signed text. That last check also refuses duplicate keys, lone surrogates and out-of-range numbers; the body
+   * nests at most as deep as an untrusted one may.
+   */
+  #authentic(kind: TokenKind, bodyBytes: Buffer, keyId: string): TokenVerification {
+    if (!isUtf8(bodyBytes)) return { ok: false, reason: 'malformed' };
+    const text = bodyBytes.toString('utf8');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+      if (!isPlainObject(body) || !withinDepth(body, MAX_BODY_DEPTH) || canonicalJson(body) !== text) {
+        return { ok: false, reason: 'malformed' };
+      }
+    } catch {
       return { ok: false, reason: 'malformed' };
     }
-    const body = parsed.value;
-    const keyId = body['key_id'];
-    const secret = typeof keyId === 'string' ? this.#ring.secretFor(keyId) : undefined;
-    // An unknown key id still costs one HMAC and answers like a bad signature.
-    const expected = createHmac('sha256', secret ?? this.#ring.activeSecret)
-      .update(encoded)
-      .digest();
-    const macOk = expected.length === signature.length && timingSafeEqual(expected, signature);
-    if (!macOk || secret === undefined || typeof keyId !== 'string') return { ok: false, reason: 'invalid_signature' };
-    if (canonicalJson(body) !== bodyBytes.toString('utf8')) return { ok: false, reason: 'malformed' };
+    if (body['key_id'] !== keyId) return { ok: false, reason: 'invalid_signature' };
     if (body['token_kind'] !== kind) return { ok: false, reason: 'wrong_kind' };
     return { ok: true, body, keyId };
   }
+}
+
+function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True when no object or array inside `value` sits deeper than `levels` (the value itself is level 1). */
+function withinDepth(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (levels === 0) return false;
+  for (const member of Object.values(value)) if (!withinDepth(member, levels - 1)) return false;
+  return true;
+}
+
+/** HMAC-SHA256 of `encoded` under `secret`, compared with `signature` in constant time. */
+function macMatches(secret: Buffer, encoded: string, signature: Buffer): boolean {
+  const expected = createHmac('sha256', secret).update(encoded).digest();
+  return expected.length === signature.length && timingSafeEqual(expected, signature);
 }

@@ -4,7 +4,7 @@
  * once, when a profile is built; a broken contract stops the server from starting instead of breaking clients later.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { checkSchemaDocument, RimthanError, SchemaCompiler } from '../core/index.js';
+import { checkSchemaDocument, memoizeFrozenMembers, RimthanError, SchemaCompiler } from '../core/index.js';
 import type { CompiledSchema, JsonObject, SchemaIssue } from '../core/index.js';
 import { privateCacheMeta } from './wire.js';
 
@@ -108,8 +108,7 @@ function checkOne(
 }
 
 /**
- * Checks (checkSchemaDocument) and compiles a profile's contracts with `options.compiler`, and attaches the result text
- * writer. Throws `invalid_tool_contract` for a schema that is not a valid 2020-12 document, a root that is not
+ * Checks (checkSchemaDocument) and compiles a profile's contracts with `options.compiler`. Throws `invalid_tool_contract` for a schema that is not a valid 2020-12 document, a root that is not
  * `type: "object"` (one such tool breaks every SDK client's tools/list), an open input schema, a missing description,
  * or a duplicate name.
  */
@@ -129,10 +128,15 @@ export function compileToolContracts(
       contract.inputSchema,
       options.issueCompiler,
     );
-    const checkOutput = withFullIssuePaths(
-      checkOne(name, 'output', contract.outputSchema, compiler),
+    // Results embed the same frozen release fragments call after call: each is validated once (core/fragment-check).
+    const checkOutput = memoizeFrozenMembers(
       contract.outputSchema,
-      options.issueCompiler,
+      compiler,
+      withFullIssuePaths(
+        checkOne(name, 'output', contract.outputSchema, compiler),
+        contract.outputSchema,
+        options.issueCompiler,
+      ),
     );
     const listing: Tool = {
       name,

@@ -40,7 +40,7 @@ describe('signed tokens', () => {
   test('known attack classes fail closed', () => {
     const token = signer.sign('checkpoint', { a: 1 });
     const [body, sig] = token.split('.') as [string, string];
-    const forge = (payload: string) => {
+    const forge = (payload: string | Buffer) => {
       const encoded = Buffer.from(payload).toString('base64url');
       return `${encoded}.${createHmac('sha256', SECRET_A).update(encoded).digest('base64url')}`;
     };
@@ -58,6 +58,12 @@ describe('signed tokens', () => {
       ['non-canonical body', forge('{"token_kind":"checkpoint","key_id":"k1","a":1}')],
       ['deep nesting', forge(`{"a":${'['.repeat(20)}${']'.repeat(20)},"key_id":"k1","token_kind":"checkpoint"}`)],
       ['not an object', forge('[1]')],
+      // Signed with the active secret but naming another key: the signature does not belong to the named key.
+      ['key id of another key', forge('{"a":1,"key_id":"k2","token_kind":"checkpoint"}')],
+      ['lone surrogate', forge('{"a":"\\ud800","key_id":"k1","token_kind":"checkpoint"}')],
+      ['out-of-range number', forge('{"a":1e999,"key_id":"k1","token_kind":"checkpoint"}')],
+      ['invalid UTF-8', forge(Buffer.from('{"a":"\xff","key_id":"k1","token_kind":"checkpoint"}', 'latin1'))],
+      ['byte order mark', forge('\ufeff{"a":1,"key_id":"k1","token_kind":"checkpoint"}')],
       ['unknown key id', signWith('k9', SECRET_A)],
       ['wrong secret', signWith('k1', SECRET_B)],
     ];
@@ -94,6 +100,10 @@ describe('signed tokens', () => {
     const fresh = rotated.verify('checkpoint', rotated.sign('checkpoint', { n: 2 }));
     assert.ok(fresh.ok);
     assert.equal(fresh.keyId, 'new');
+    // A body naming the retired key but signed with the active secret is refused: the key id is part of what is signed.
+    const encoded = Buffer.from('{"key_id":"old","n":3,"token_kind":"checkpoint"}').toString('base64url');
+    const misattributed = `${encoded}.${createHmac('sha256', SECRET_B).update(encoded).digest('base64url')}`;
+    assert.deepEqual(rotated.verify('checkpoint', misattributed), { ok: false, reason: 'invalid_signature' });
     const dropped = new TokenSigner(new KeyRing({ activeKeyId: 'new', activeSecret: SECRET_B }));
     assert.equal(dropped.verify('checkpoint', oldToken).ok, false);
   });
