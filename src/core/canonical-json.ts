@@ -54,6 +54,15 @@ export function canonicalJson(value: unknown): string {
   return write(value, 0);
 }
 
+/**
+ * `canonicalJson({ ...record, ...extra })` for a plain object `record` that has none of `extra`'s keys (refused
+ * otherwise), without copying `record`: how a signer adds its own members to a body it was given.
+ */
+export function canonicalJsonWithMembers(record: object, extra: Readonly<Record<string, unknown>>): string {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) throw refuse('a non-object record');
+  return writeObject(record, extra, 0);
+}
+
 // String concatenation (V8 ropes) beats collecting parts for the many short pieces canonical text is made of.
 function write(value: unknown, depth: number): string {
   if (value === null) return 'null';
@@ -85,15 +94,29 @@ function write(value: unknown, depth: number): string {
     }
     return out + ']';
   }
+  return writeObject(value, undefined, depth);
+}
+
+/**
+ * The members of `value` and of `extra` (whose keys must not occur in `value`) as one canonical object, without
+ * building the merged object.
+ */
+function writeObject(value: object, extra: Readonly<Record<string, unknown>> | undefined, depth: number): string {
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) throw refuse('a non-plain object');
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
+  if (extra !== undefined) {
+    for (const key of Object.keys(extra)) {
+      if (Object.prototype.hasOwnProperty.call(record, key)) throw refuse(`a member that is also added (${key})`);
+      keys.push(key);
+    }
+  }
   if (keys.length > 1) keys.sort();
   let out = '{';
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
-    const member = record[key];
+    const member = extra !== undefined && Object.prototype.hasOwnProperty.call(extra, key) ? extra[key] : record[key];
     if (member === undefined) throw refuse('an undefined member');
     if (i > 0) out += ',';
     out += quote(key) + ':' + write(member, depth + 1);

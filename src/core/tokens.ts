@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson, canonicalJsonWithMembers } from './canonical-json.js';
 import { RimthanError } from './errors.js';
 import type { JsonObject } from './json.js';
 import { parseStrictJson, parseStrictJsonBytes } from './strict-json.js';
@@ -138,9 +138,12 @@ export class TokenSigner {
     return this.#ring.activeKeyId;
   }
 
+  /**
+   * Signs `body` plus the `key_id` of the active key and `token_kind`. A body that already names either member is
+   * refused (RimthanError 'invalid_json'): the signer alone sets them.
+   */
   sign(kind: TokenKind, body: JsonObject): string {
-    const full: JsonObject = { ...body, token_kind: kind, key_id: this.#ring.activeKeyId };
-    const encoded = b64url(canonicalJson(full));
+    const encoded = b64url(canonicalJsonWithMembers(body, { key_id: this.#ring.activeKeyId, token_kind: kind }));
     const mac = createHmac('sha256', this.#ring.activeSecret).update(encoded).digest();
     return `${encoded}.${b64url(mac)}`;
   }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { canonicalJson, digestJson, parseStrictJson, RimthanError } from '../../src/core/index.js';
+import { canonicalJsonWithMembers } from '../../src/core/canonical-json.js';
 
 /** JSON values the strict parser accepts: fast-check also generates `__proto__` keys, which it refuses by design. */
 function acceptedJson(maxDepth: number) {
@@ -79,6 +80,21 @@ describe('RFC 8785 canonical JSON', () => {
         assert.equal(digestJson(record), digestJson(JSON.parse(JSON.stringify(record, null, 2))));
       }),
       { numRuns: 200 },
+    );
+  });
+
+  test('property: adding members while writing equals writing the merged object, and a shared key is refused', () => {
+    const record = fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 6 });
+    fc.assert(
+      fc.property(record, record, (base, extra) => {
+        const shared = Object.keys(extra).some((k) => Object.prototype.hasOwnProperty.call(base, k));
+        if (shared) {
+          assert.throws(() => canonicalJsonWithMembers(base, extra), RimthanError);
+        } else {
+          assert.equal(canonicalJsonWithMembers(base, extra), canonicalJson({ ...base, ...extra }));
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -30,6 +30,12 @@ describe('signed tokens', () => {
     assert.equal(r.body['step'], 'setup-workspace');
   });
 
+  test('the signer alone sets key_id and token_kind', () => {
+    const refused = (e: unknown) => e instanceof RimthanError && e.code === 'invalid_json';
+    assert.throws(() => signer.sign('checkpoint', { key_id: 'k2' }), refused);
+    assert.throws(() => signer.sign('checkpoint', { token_kind: 'validation-bundle' }), refused);
+  });
+
   test('a token of one kind is never accepted as another', () => {
     const bundle = signer.sign('validation-bundle', { step: 'x' });
     assert.deepEqual(signer.verify('checkpoint', bundle), { ok: false, reason: 'wrong_kind' });
