@@ -44,6 +44,9 @@ describe('two workers sharing one PostgreSQL schema', { skip: reason ?? false },
       runs: RUNS,
       worker: 'doomed',
       leaseMs: LEASE_MS,
+      // Slow vertices keep the doomed worker busy (2 runs at a time, 0.5 s each) until the survivor has started and
+      // taken runs of its own, even on a loaded machine.
+      stepMs: 100,
     });
     const catalog = new FlowCatalog();
     catalog.register(crashFlow(sideFile, 25, 'survivor'));

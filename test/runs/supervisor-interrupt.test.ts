@@ -112,19 +112,33 @@ describe('interrupt and resume', () => {
       inputSchema: closedSchema({ n: { type: 'integer' } }),
       graph: { start: 'stop', vertices: { stop: { run: ({ interrupt }) => interrupt() } } },
     });
+    const resumable = defineFlow<{ n: number }>({
+      name: 'resumable_flow',
+      version: 'v1',
+      description: 'declares a resume schema but finishes without interrupting',
+      inputSchema: closedSchema({ n: { type: 'integer' } }),
+      resumeSchema: closedSchema({}),
+      graph: { start: 'done', vertices: { done: { run: ({ state }) => state } } },
+    });
     const f = await engineFixture((c) => {
       c.register(noResume);
       c.register(counterFlow);
+      c.register(resumable);
     });
     try {
       const paused = await f.started('no_resume_flow', { n: 1 });
       await waitForStatus(f.store, paused.run_id, 'interrupted');
       await assert.rejects(f.session.resume(paused.run_id, {}), code('resume_not_supported'));
 
+      // What the definition allows is checked before the run's status, as workflow_run_resume does.
       const done = await f.started('counter_flow', { count: 1 });
       await waitForStatus(f.store, done.run_id, 'completed');
-      await assert.rejects(f.session.resume(done.run_id, {}), code('conflict'));
-      const pending = await f.pending('counter_flow', { count: 1 });
+      await assert.rejects(f.session.resume(done.run_id, {}), code('resume_not_supported'));
+
+      const finished = await f.started('resumable_flow', { n: 1 });
+      await waitForStatus(f.store, finished.run_id, 'completed');
+      await assert.rejects(f.session.resume(finished.run_id, {}), code('conflict'));
+      const pending = await f.pending('resumable_flow', { n: 1 });
       await assert.rejects(f.session.resume(pending.run_id, {}), code('conflict'));
     } finally {
       await f.close();

@@ -43,15 +43,16 @@ export async function resumeRun(
     const view = await loadRunView(engine.store, () => engine.store.getRun(sessionId, runId));
     if (view === undefined) throw runNotFound();
     const { record, checkpoint } = view;
-    if (record.status !== RunStatus.Interrupted) {
-      throw runConflict(`run is ${record.status}; only an interrupted run can be resumed`);
-    }
-    if (record.cancel_requested) throw runConflict('run is being cancelled');
+    // The same order as workflow_run_resume: what the definition allows, then the run's status, then the payload.
     const def = pinnedDefinition(engine.catalog, record);
     if (def === undefined) throw unknownDefinition(record);
     if (!def.resumeSupported) {
       throw new RimthanError('resume_not_supported', `flow ${def.name}@${def.version} declares no resume schema`);
     }
+    if (record.status !== RunStatus.Interrupted) {
+      throw runConflict(`run is ${record.status}; only an interrupted run can be resumed`);
+    }
+    if (record.cancel_requested) throw runConflict('run is being cancelled');
     const copy = copyPayload(payload);
     const check = def.validateResume(copy);
     if (!check.ok) {

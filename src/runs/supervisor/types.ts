@@ -47,7 +47,8 @@ export interface SessionController {
   start(runId: string): Promise<RunRecord>;
   /**
    * Continues an interrupted run at its paused vertex with a resume payload validated against the pinned definition's
-   * resume schema. Errors: not_found, conflict, unknown_definition, resume_not_supported, invalid_input, unavailable.
+   * resume schema. Errors, in the order checked: not_found, unknown_definition, resume_not_supported, conflict,
+   * invalid_input; unavailable.
    */
   resume(runId: string, resume: JsonObject): Promise<RunRecord>;
   /**
