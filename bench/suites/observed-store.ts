@@ -54,6 +54,12 @@ export class ObservedStore implements RunStore {
     return this.#seen(await this.#inner.commit(commit));
   }
 
+  async requestCancel(run_id: string, reason: string, updated_at: string): Promise<RunRecord | undefined> {
+    this.writes++;
+    const record = await this.#inner.requestCancel(run_id, reason, updated_at);
+    return record === undefined ? undefined : this.#seen(record);
+  }
+
   open(): Promise<void> {
     return this.#inner.open();
   }

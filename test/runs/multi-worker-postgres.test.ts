@@ -5,11 +5,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FlowCatalog } from '../../src/runs/flow/catalog.js';
+import { defineFlow } from '../../src/runs/flow/define.js';
 import { PostgresRunStore } from '../../src/runs/store/postgres.js';
 import { Supervisor } from '../../src/runs/supervisor/supervisor.js';
 import { crashFlow, workersByRun } from './fixtures/crash-flow.js';
 import { assertRecovered, checkpointedVertices, spawnCrashWorker } from './fixtures/crash-harness.js';
-import { waitFor } from './helpers.js';
+import { closedSchema, createPendingRun, fullHistory, waitFor } from './helpers.js';
 import { dropSchema, postgresSkipReason, TEST_PG_URL, uniqueSchema, withPgClient } from '../support/postgres.js';
 
 const url = TEST_PG_URL;
@@ -90,6 +91,67 @@ describe('two workers sharing one PostgreSQL schema', { skip: reason ?? false },
       await store.close();
       await dropSchema(schema);
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  test('a cancel from another worker ends a run that commits vertex after vertex, with its reason', async () => {
+    // An instant vertex looping on itself: its worker commits as fast as PostgreSQL allows, so a cancel that had to
+    // win a compare-and-swap against those commits would never get in.
+    const spin = defineFlow<{ n: number }>({
+      name: 'spin_flow',
+      version: 'v1',
+      description: 'an instant vertex looping on itself',
+      inputSchema: closedSchema({ n: { type: 'integer' } }),
+      graph: { start: 'spin', vertices: { spin: { run: ({ state }) => ({ n: state.n + 1 }), next: 'spin' } } },
+    });
+    const catalogOf = (): FlowCatalog => {
+      const catalog = new FlowCatalog();
+      catalog.register(spin);
+      return catalog;
+    };
+    const cancelSchema = uniqueSchema('runs_cancel');
+    const ownerStore = new PostgresRunStore({ connectionString: url, schema: cancelSchema });
+    const otherStore = new PostgresRunStore({ connectionString: url, schema: cancelSchema });
+    await ownerStore.open();
+    await otherStore.open();
+    const owner = new Supervisor({ store: ownerStore, catalog: catalogOf(), workerId: 'owner' });
+    const other = new Supervisor({ store: otherStore, catalog: catalogOf(), workerId: 'other', concurrency: 1 });
+    try {
+      await owner.start();
+      await other.start();
+      const sessionId = randomUUID();
+      const input = { n: 0 };
+      const run = await createPendingRun(ownerStore, { sessionId, name: 'spin_flow', version: 'v1', input });
+      await owner.forSession(sessionId).start(run.run_id);
+      await waitFor(
+        async () => ((await otherStore.getRunById(run.run_id))?.checkpoint_revision ?? 0) >= 30 || undefined,
+      );
+
+      const result = await other.forSession(sessionId).cancel(run.run_id, 'enough spinning');
+      assert.equal(result.record.status, 'cancelled');
+      assert.equal(result.idempotent, false);
+      const history = await fullHistory(otherStore, run.run_id);
+      assert.deepEqual(
+        history.filter((e) => e.kind === 'run_cancelled').map((e) => e.message),
+        ['enough spinning'],
+        'one terminal entry, with the reason given to the other worker',
+      );
+      const completions = history.filter((e) => e.kind === 'vertex_completed');
+      assert.deepEqual(
+        completions.map((e) => e.revision),
+        Array.from({ length: completions.length }, (_, i) => i + 1),
+        'one completion per revision, in order',
+      );
+      const terminal = await otherStore.latestCheckpoint(run.run_id);
+      assert.equal(terminal?.revision, result.record.checkpoint_revision);
+      assert.deepEqual(terminal?.state['flow_state'], { n: completions.length }, 'each recorded vertex applied once');
+      const again = await other.forSession(sessionId).cancel(run.run_id, 'again');
+      assert.equal(again.idempotent, true);
+    } finally {
+      await other.stop();
+      await owner.stop();
+      await otherStore.close();
+      await ownerStore.close();
+      await dropSchema(cancelSchema);
     }
   });
 });

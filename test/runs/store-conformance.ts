@@ -156,6 +156,38 @@ export function describeRunStoreConformance(
       assert.equal(stored?.record_revision, 1);
     });
 
+    test('a cancel request needs no compare-and-swap and fences out the writer that read before it', async () => {
+      const seeded = await startRun(store, randomUUID());
+      const ownerRead = seeded; // what the executing worker last read
+      const requested = await store.requestCancel(seeded.run_id, 'stop now', now());
+      assert.equal(requested?.cancel_requested, true);
+      assert.equal(requested?.status, RunStatus.Running, 'a request does not end the run');
+      assert.equal(requested?.status_summary, 'stop now');
+      assert.equal(requested?.record_revision, seeded.record_revision + 1);
+      assert.deepEqual(await store.getRunById(seeded.run_id), requested);
+      // The worker's next commit, made on its older read, loses; a reread shows the request.
+      await assert.rejects(store.commit(stepCommit(ownerRead, 1, 1)), StoreConflictError);
+      // A second request, from anyone, writes nothing.
+      assert.deepEqual(await store.requestCancel(seeded.run_id, 'again', now()), requested);
+      // A second worker's store sees the same request.
+      assert.equal((await (await another()).getRunById(seeded.run_id))?.cancel_requested, true);
+    });
+
+    test('a cancel request leaves terminal runs unchanged and does not know unknown runs', async () => {
+      const created = await store.createRun(newRun(randomUUID()));
+      const cancelled = await store.commit({
+        run_id: created.run_id,
+        expected_record_revision: 0,
+        patch: { status: RunStatus.Cancelled, status_summary: 'done', updated_at: now() },
+      });
+      assert.deepEqual(await store.requestCancel(created.run_id, 'late', now()), cancelled);
+      assert.equal(await store.requestCancel(randomUUID(), 'nobody', now()), undefined);
+      await assert.rejects(
+        store.requestCancel(created.run_id, 'x'.repeat(10_000), now()),
+        rimthanCode('invalid_argument'),
+      );
+    });
+
     test('a commit is all or nothing: a refused activity also drops its checkpoint', async () => {
       const seeded = await startRun(store, randomUUID());
       const clash = { ...activity(0, 0), event_id: randomUUID() };

@@ -12,6 +12,7 @@ import { activityPlaceholders, postgresQueries, type PostgresQueries } from './p
 import { migratePostgres, quoteSchema, withTransaction } from './postgres-schema.js';
 import {
   activityValues,
+  cancelRequestCommit,
   encodeJsonColumns,
   isUniqueViolation,
   planCommit,
@@ -35,6 +36,7 @@ import {
 } from './types.js';
 import {
   checkBatch,
+  checkCancelRequest,
   checkCommit,
   checkExclude,
   checkHistoryQuery,
@@ -246,6 +248,18 @@ export class PostgresRunStore implements RunStore {
       if (taken.rowCount !== 1) throw new StoreConflictError('another worker holds the run lease');
     }
     return final;
+  }
+
+  /** See RunStore.requestCancel: the run's row is locked for the read and the write. */
+  async requestCancel(run_id: string, reason: string, updated_at: string): Promise<RunRecord | undefined> {
+    checkCancelRequest(run_id, reason, updated_at);
+    return withTransaction(this.#pool(), async (client) => {
+      const row = (await client.query<RunRow>(this.#sql.runByIdForUpdate, [run_id])).rows[0];
+      if (row === undefined) return undefined;
+      const current = rowToRun(row);
+      const request = cancelRequestCommit(current, reason, updated_at);
+      return request === undefined ? current : this.#applyCommit(client, request);
+    });
   }
 
   async latestCheckpoint(run_id: string): Promise<Checkpoint | undefined> {

@@ -5,7 +5,7 @@
 import { canonicalJson } from '../../core/canonical-json.js';
 import { RimthanError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
-import { isAllowedTransition, STORE_LIMITS } from './validate.js';
+import { isAllowedTransition, isTerminal, STORE_LIMITS } from './validate.js';
 import {
   StoreConflictError,
   type ActivityEntry,
@@ -205,6 +205,20 @@ export function planCommit(current: RunRecord, commit: Commit): CommitPlan {
     record_revision: current.record_revision + 1,
   };
   return { next, checkpointState };
+}
+
+/**
+ * What RunStore.requestCancel writes over `current`, read inside the writing transaction: a commit setting
+ * `cancel_requested` and the reason as summary (the record revision moves, so the owner's next compare-and-swap fails
+ * and it rereads), or undefined when there is nothing to request (a terminal run, or a request already recorded).
+ */
+export function cancelRequestCommit(current: RunRecord, reason: string, updated_at: string): Commit | undefined {
+  if (isTerminal(current.status) || current.cancel_requested) return undefined;
+  return {
+    run_id: current.run_id,
+    expected_record_revision: current.record_revision,
+    patch: { cancel_requested: true, status_summary: reason, updated_at },
+  };
 }
 
 /** True for a unique/primary-key violation from either driver. */

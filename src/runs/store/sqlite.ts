@@ -10,6 +10,7 @@ import { NotifyHub } from './notify-hub.js';
 import { RecordCache } from './record-cache.js';
 import {
   activityValues,
+  cancelRequestCommit,
   encodeJsonColumns,
   isUniqueViolation,
   planCommit,
@@ -35,6 +36,7 @@ import {
 } from './types.js';
 import {
   checkBatch,
+  checkCancelRequest,
   checkCommit,
   checkExclude,
   checkHistoryQuery,
@@ -197,6 +199,19 @@ export class SqliteRunStore implements RunStore {
     checkCommit(commit);
     const { sql, writer, cache } = this.#open();
     return writer.write(() => applyCommit(sql, cache, commit));
+  }
+
+  /** See RunStore.requestCancel: read and write in one turn of the single writer, so no other write can interleave. */
+  async requestCancel(run_id: string, reason: string, updated_at: string): Promise<RunRecord | undefined> {
+    checkCancelRequest(run_id, reason, updated_at);
+    const { sql, writer, cache } = this.#open();
+    return writer.write(() => {
+      const row = sql.runById.get(run_id) as RunRow | undefined;
+      if (row === undefined) return undefined;
+      const current = rowToRun(row);
+      const request = cancelRequestCommit(current, reason, updated_at);
+      return request === undefined ? current : applyCommit(sql, cache, request);
+    });
   }
 
   latestCheckpoint(run_id: string): Promise<Checkpoint | undefined> {

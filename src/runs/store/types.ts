@@ -199,6 +199,14 @@ export interface RunStore {
    * for a running run), so the worker needs no separate release write.
    */
   commit(commit: Commit): Promise<RunRecord>;
+  /**
+   * Records that the run should be cancelled, without a compare-and-swap against the caller's read: in one write,
+   * a run that is not terminal gets `cancel_requested` set, `reason` as its summary and its record revision bumped
+   * (so the worker executing it loses its next compare-and-swap, rereads and writes the terminal checkpoint itself,
+   * with that reason). Returns the record after the write; a terminal run, or one whose request is already recorded,
+   * is returned unchanged; unknown → undefined.
+   */
+  requestCancel(run_id: string, reason: string, updated_at: string): Promise<RunRecord | undefined>;
   latestCheckpoint(run_id: string): Promise<Checkpoint | undefined>;
   /**
    * Entries ordered by (revision, ordinal), strictly after the cursor; cost O(limit). An after_event_id that is not in

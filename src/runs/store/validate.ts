@@ -175,6 +175,13 @@ export function checkCommit(commit: Commit): void {
   for (const entry of activities) checkActivity(entry);
 }
 
+/** Checks the arguments of RunStore.requestCancel. */
+export function checkCancelRequest(run_id: string, reason: string, updated_at: string): void {
+  checkText('run_id', run_id, STORE_LIMITS.maxIdentifierBytes);
+  checkText('reason', reason, STORE_LIMITS.maxSummaryBytes, true);
+  checkText('updated_at', updated_at, 64);
+}
+
 /** Checks a history page request; `after_event_id` needs `after_revision`. */
 export function checkHistoryQuery(query: HistoryQuery): void {
   checkCounter('limit', query.limit, 1);

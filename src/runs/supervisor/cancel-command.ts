@@ -1,8 +1,9 @@
 /**
  * Cancel: already cancelled → idempotent (nothing written); completed or failed → conflict; pending → cancelled at once;
  * running here → the local executor halts and appends the terminal checkpoint (cancel_requested set, the reason as
- * summary) after its commits in flight; otherwise (an interrupted run, or one executing elsewhere) this call appends
- * it, and compare-and-swap fences the other owner out.
+ * summary) after its commits in flight; running elsewhere → the request is recorded first (RunStore.requestCancel),
+ * then this call or the executing worker appends the terminal checkpoint, whichever comes first; interrupted → this
+ * call appends it, and compare-and-swap fences any other owner out.
  */
 import { RimthanError } from '../../core/errors.js';
 import { buildStepCommit } from '../executor/commit-builder.js';
@@ -14,6 +15,9 @@ import { runConflict, runNotFound } from './errors.js';
 import type { EngineHandle } from './types.js';
 
 const MAX_TRIES = 16;
+/** Back-off after losing to the executing worker: 5, 10, 20, … ms, at most 250 ms (about 2.5 s over every try). */
+const RETRY_BASE_MS = 5;
+const RETRY_MAX_MS = 250;
 export const DEFAULT_CANCEL_REASON = 'cancel requested';
 
 /** Bounds (before trimming) and trims a cancel reason; blank becomes "cancel requested". */
@@ -23,6 +27,10 @@ export function normalizeCancelReason(reason: string): string {
   }
   const trimmed = reason.trim();
   return trimmed.length === 0 ? DEFAULT_CANCEL_REASON : trimmed;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 async function tryCommit(engine: EngineHandle, commit: Parameters<EngineHandle['store']['commit']>[0]) {
@@ -65,11 +73,24 @@ export async function cancelRun(
           await engine.cancelLocal(runId, reason);
           continue;
         }
+        if (record.status === RunStatus.Running && !record.cancel_requested) {
+          // Executing elsewhere (or by a worker that died): record the request first. It needs no compare-and-swap,
+          // so a worker committing vertex after vertex cannot outrun it; that worker's next commit then fails, and it
+          // rereads and ends the run itself, while the wake-up aborts a vertex in flight.
+          requested = true;
+          await engine.store.requestCancel(runId, reason, now);
+          engine.announce(runId);
+          continue;
+        }
         const totalVertices = pinnedDefinition(engine.catalog, record)?.graph.size ?? 0;
         const cp = record.status === RunStatus.Pending ? undefined : view.checkpoint;
         const step = cancelStep({ record, now, totalVertices, cp, reason });
         const cancelled = await tryCommit(engine, buildStepCommit(step));
-        if (cancelled === undefined) continue;
+        if (cancelled === undefined) {
+          // Lost to the executing worker, which is ending the run itself: give it a moment before rereading.
+          if (record.cancel_requested) await sleep(Math.min(RETRY_BASE_MS * 2 ** i, RETRY_MAX_MS));
+          continue;
+        }
         engine.announce(runId);
         return { record: cancelled, idempotent: false };
       }
