@@ -92,7 +92,9 @@ export function memoizeFrozenMembers(
     if (!isRecord(value)) return full(value);
     const keys = Object.keys(value);
     if (!keys.some((k) => isFrozenFragment(value[k]))) return full(value);
-    for (const required of shape.required) if (value[required] === undefined) return full(value);
+    for (const required of shape.required) {
+      if (!Object.prototype.hasOwnProperty.call(value, required) || value[required] === undefined) return full(value);
+    }
     for (const key of keys) {
       if (!Object.prototype.hasOwnProperty.call(shape.properties, key)) {
         if (shape.closed) return full(value); // an unknown member is refused whatever its value, undefined included

@@ -53,6 +53,8 @@ describe('memoizeFrozenMembers', () => {
     assert.equal(memo({ status: 'active', step, note: 'far too long' }).ok, false);
     assert.equal(memo({ status: 'active', step, extra: 1 }).ok, false);
     assert.equal(memo({ step }).ok, false);
+    // Like the compiled schema (ownProperties), an inherited member does not satisfy `required`.
+    assert.equal(memo(Object.assign(Object.create({ status: 'active' }) as object, { step })).ok, false);
   });
 
   test('a refusal is answered by the whole-schema check, with its issue path', () => {
