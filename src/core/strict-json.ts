@@ -14,7 +14,6 @@ export type StrictJsonResult = { ok: true; value: JsonValue } | { ok: false; rea
 
 const DEFAULTS = { maxBytes: 4 * 1024 * 1024, maxDepth: 64, maxKeys: 100_000 } as const;
 const ANY_SURROGATE = /[\uD800-\uDFFF]|\\u[dD][89a-fA-F]/;
-const OVERFLOW_CANDIDATE = /[eE][+]?\d{3}|\d{309}/;
 const PROTOTYPE_KEY = '__proto__';
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -35,11 +34,10 @@ export function parseStrictJson(text: string, limits: JsonLimits = {}): StrictJs
     return fail('document is not valid JSON');
   }
   const structural = scan(text, limits.maxDepth ?? DEFAULTS.maxDepth, limits.maxKeys ?? DEFAULTS.maxKeys);
-  if (structural !== undefined) return fail(structural);
+  if (typeof structural === 'string') return fail(structural);
   if (ANY_SURROGATE.test(text) && containsLoneSurrogate(value)) return fail('document contains a lone surrogate');
   // A number literal beyond double range parses to ±Infinity, which no later stage can represent faithfully.
-  if (OVERFLOW_CANDIDATE.test(text) && containsNonFinite(value))
-    return fail('document contains an out-of-range number');
+  if (structural.bigNumber && containsNonFinite(value)) return fail('document contains an out-of-range number');
   return { ok: true, value };
 }
 
@@ -60,17 +58,36 @@ function fail(reason: string): StrictJsonResult {
 }
 
 /**
- * One pass over syntactically valid JSON text: tracks nesting, counts members and detects a repeated key in any
- * object. Outside strings it steps character by character (that text is short: punctuation, numbers, literals);
- * string bodies are skipped with `indexOf`, so its cost stays well under the native parser's. Keys without escapes are compared as raw slices;
- * escaped keys are decoded first.
+ * One pass over syntactically valid JSON text: tracks nesting, counts members, detects a repeated key in any object,
+ * and notes whether any number literal could lie beyond double range: an exponent of three or more digits, or a run
+ * of 200 digits (with an exponent below 100, only 210 or more integer digits reach 1e308). That is a superset of the
+ * literals that parse to ±Infinity; the parsed value is then searched for them. Outside strings it steps character by
+ * character (that text is short: punctuation, numbers, literals); string bodies are skipped with `indexOf`, so its
+ * cost stays well under the native parser's. Keys without escapes are compared as raw slices; escaped keys are
+ * decoded first.
  */
-function scan(text: string, maxDepth: number, maxKeys: number): string | undefined {
+function scan(text: string, maxDepth: number, maxKeys: number): string | { bigNumber: boolean } {
   const stack: (Set<string> | null)[] = [];
   let members = 0;
+  let digits = 0; // length of the digit run just read
+  let exponent = false; // that run is an exponent
+  let bigNumber = false;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
+    if (c >= 0x30 /* 0 */ && c <= 0x39 /* 9 */) {
+      digits++;
+      if (digits >= (exponent ? 3 : 200)) bigNumber = true;
+      continue;
+    }
+    if ((c === 0x65 /* e */ || c === 0x45) /* E */ && digits > 0) {
+      exponent = true; // only a number puts a digit right before an e (true and false do not)
+      digits = 0;
+      continue;
+    }
+    if (exponent && (c === 0x2b /* + */ || c === 0x2d) /* - */ && digits === 0) continue;
+    digits = 0;
+    exponent = false;
     if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       if (stack.length >= maxDepth) return 'document nesting exceeds the depth limit';
       stack.push(c === 0x7b ? new Set<string>() : null);
@@ -93,7 +110,7 @@ function scan(text: string, maxDepth: number, maxKeys: number): string | undefin
     }
     i = end;
   }
-  return undefined;
+  return { bigNumber };
 }
 
 /** Index of the quote that closes a string whose body starts at `from` (an odd run of backslashes escapes it). */

@@ -40,7 +40,13 @@ describe('strict JSON parsing', () => {
     for (const text of ['{"__proto__":{"polluted":true}}', '{"a":[{"__proto__":1}]}', '{"a":{"\\u005f_proto__":1}}']) {
       assert.equal(parseStrictJson(text).ok, false, text);
     }
-    for (const text of ['1e400', '{"a":[-1E+309]}', '{"n":' + '9'.repeat(400) + '}']) {
+    for (const text of [
+      '1e400',
+      '{"a":[-1E+309]}',
+      '{"n":' + '9'.repeat(400) + '}',
+      '{"n":1' + '0'.repeat(300) + 'e9}', // neither a 309-digit run nor a 3-digit exponent, yet 1e309
+      '[1' + '0'.repeat(250) + '.5e60]',
+    ]) {
       assert.equal(parseStrictJson(text).ok, false, text);
     }
     assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
@@ -48,6 +54,36 @@ describe('strict JSON parsing', () => {
       ok: true,
       value: { proto: 1, n: 1e308, m: 0 },
     });
+  });
+
+  test('property: a number literal is refused exactly when it parses beyond double range', () => {
+    const literal = fc
+      .record({
+        sign: fc.constantFrom('', '-'),
+        int: fc.oneof(
+          fc.constant('0'),
+          fc.tuple(fc.integer({ min: 1, max: 9 }), fc.nat({ max: 330 })).map(([d, n]) => `${d}${'7'.repeat(n)}`),
+        ),
+        fraction: fc.option(fc.nat({ max: 400 }).map((n) => `.${'3'.repeat(n)}1`)),
+        exponent: fc.option(
+          fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.nat({ max: 420 }), fc.nat({ max: 3 })),
+        ),
+      })
+      .map(
+        ({ sign, int, fraction, exponent }) =>
+          sign +
+          int +
+          (fraction ?? '') +
+          (exponent === null ? '' : `${exponent[0]}${exponent[1]}${'0'.repeat(exponent[3])}${exponent[2]}`),
+      );
+    fc.assert(
+      fc.property(literal, (text) => {
+        const document = `{"n":[${text}]}`;
+        const finite = Number.isFinite(Number(text));
+        assert.equal(parseStrictJson(document).ok, finite, text);
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   test('property: agrees with JSON.parse on every document without duplicates or prototype keys', () => {
