@@ -20,6 +20,7 @@ const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const B64URL = /^[A-Za-z0-9_-]+$/;
 const SIGNATURE_LENGTH = 43; // 32-byte HMAC-SHA256, unpadded base64url
 const MAX_BODY_DEPTH = 8;
+const PROTOTYPE_KEY = '"__proto__":';
 const BODY_LIMITS = { maxBytes: MAX_TOKEN_LENGTH, maxDepth: MAX_BODY_DEPTH, maxKeys: 2048 } as const;
 
 function secretBytes(secret: string | Uint8Array, label: string): Buffer {
@@ -160,7 +161,9 @@ export class TokenSigner {
     if (bodyBytes === undefined || signature === undefined) return { ok: false, reason: 'malformed' };
     // Nearly every token names the active key: its signature is checked before anything of the body is read.
     if (macMatches(this.#ring.activeSecret, encoded, signature)) {
-      return this.#authentic(kind, bodyBytes, this.#ring.activeKeyId);
+      const verified = this.#authentic(kind, bodyBytes, this.#ring.activeKeyId);
+      // invalid_signature here means the body names another key id, which a retired key may share the secret with.
+      if (verified.ok || verified.reason !== 'invalid_signature') return verified;
     }
     // Otherwise the body is untrusted input: parse it strictly to learn which retired key it names.
     const parsed = parseStrictJsonBytes(bodyBytes, BODY_LIMITS);
@@ -178,7 +181,8 @@ export class TokenSigner {
    * The body of a token whose signature verified under `keyId`. Only a signer holding that key wrote these bytes, and
    * it writes canonical JSON: the body must be valid UTF-8, parse, name `keyId`, and re-canonicalise to exactly the
    * signed text. That last check also refuses duplicate keys, lone surrogates and out-of-range numbers; the body
-   * nests at most as deep as an untrusted one may.
+   * nests at most as deep as an untrusted one may, and has no `__proto__` key (in canonical text such a key can only
+   * appear spelled out, as `"__proto__":`).
    */
   #authentic(kind: TokenKind, bodyBytes: Buffer, keyId: string): TokenVerification {
     if (!isUtf8(bodyBytes)) return { ok: false, reason: 'malformed' };
@@ -186,7 +190,12 @@ export class TokenSigner {
     let body: unknown;
     try {
       body = JSON.parse(text);
-      if (!isPlainObject(body) || !withinDepth(body, MAX_BODY_DEPTH) || canonicalJson(body) !== text) {
+      if (
+        text.includes(PROTOTYPE_KEY) ||
+        !isPlainObject(body) ||
+        !withinDepth(body, MAX_BODY_DEPTH) ||
+        canonicalJson(body) !== text
+      ) {
         return { ok: false, reason: 'malformed' };
       }
     } catch {

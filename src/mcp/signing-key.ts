@@ -143,7 +143,8 @@ function createKeyFile(path: string): boolean {
 
 /**
  * The key ring for `rimthan serve`: from the environment when RIMTHAN_WORKFLOW_SIGNING_SECRET is set, else from (or
- * newly into) the state directory. Retired keys from RIMTHAN_WORKFLOW_VERIFICATION_KEYS_JSON apply in both cases.
+ * newly into) the state directory. Retired keys from RIMTHAN_WORKFLOW_VERIFICATION_KEYS_JSON apply in both cases. A
+ * RIMTHAN_WORKFLOW_SIGNING_KEY_ID without the secret is refused ('invalid_signing_key').
  */
 export function loadSigningSetup(
   env: Record<string, string | undefined>,
@@ -152,6 +153,15 @@ export function loadSigningSetup(
   const secret = env['RIMTHAN_WORKFLOW_SIGNING_SECRET'];
   if (secret !== undefined && secret !== '')
     return { ring: KeyRing.fromEnv(env), source: 'environment', created: false };
+  const keyId = env['RIMTHAN_WORKFLOW_SIGNING_KEY_ID'];
+  if (keyId !== undefined && keyId !== '') {
+    // A key id names the environment secret; without one it would be silently ignored, and tokens signed by the
+    // generated key would carry another id than the operator configured.
+    throw new RimthanError(
+      'invalid_signing_key',
+      'RIMTHAN_WORKFLOW_SIGNING_KEY_ID is set but RIMTHAN_WORKFLOW_SIGNING_SECRET is not; set both, or neither to use the generated key',
+    );
+  }
   const retired = parseRetiredKeys(env['RIMTHAN_WORKFLOW_VERIFICATION_KEYS_JSON']);
   privateDirectory(stateDir);
   const path = join(stateDir, KEY_FILE);

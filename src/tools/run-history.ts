@@ -5,6 +5,7 @@
 import { isRimthanError } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import type { ActivityEntry, HistoryQuery } from '../runs/store/types.js';
+import { STORE_LIMITS } from '../runs/store/validate.js';
 import { cutHistoryPage } from './history-page.js';
 import { refuse, runNotFound, RunToolErrorCode, succeed } from './result.js';
 import type { RunToolResult } from './result.js';
@@ -40,7 +41,7 @@ export const runHistorySpec: ToolSpec = {
       after_revision: {
         type: 'integer',
         minimum: 0,
-        maximum: Number.MAX_SAFE_INTEGER,
+        maximum: STORE_LIMITS.maxCounter, // no run has a higher revision; beyond it the store would refuse the query
         description: 'Continue after this checkpoint revision (next_revision).',
       },
       after_event_id: uuidSchema(

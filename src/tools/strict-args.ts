@@ -2,7 +2,7 @@
  * Strict decoding of a tool's JSON argument text, before any dependency is touched.
  *
  * Stricter than the reference decoder, deliberately: a duplicate key, a field name in another letter case, `null` for
- * an optional field, a second JSON value after the object, empty text, arguments over 256 KiB (raw text), an `input`
+ * an optional field, a second JSON value after the object, empty text, arguments over 1 MiB (raw text), an `input`
  * or `resume` document nested deeper than 32 levels (the arguments deeper than 33), a `__proto__` key or a number JSON cannot represent, at any depth, are all refused as
  * `invalid_arguments`. Messages name the argument and the schema rule, never a value.
  */
@@ -10,10 +10,12 @@ import { isJsonObject, parseStrictJson } from '../core/index.js';
 import type { JsonObject, JsonValue, SchemaCompiler, SchemaIssue } from '../core/index.js';
 
 /**
- * Size and nesting limits for one argument document. Documents (`input`, `resume`) may nest 32 levels; they sit one
- * level inside the argument object, so the argument document as a whole may nest 33.
+ * Size and nesting limits for one argument text. Documents (`input`, `resume`) may be 256 KiB in canonical form and
+ * nest 32 levels (checked in canonical-object.ts); the text around them (other fields, whitespace, escapes that the
+ * canonical form writes shorter) must not make a valid document unsendable, so the raw text may be 1 MiB, the runs
+ * profile's request cap, and nest 33.
  */
-export const ARGUMENT_LIMITS = { maxBytes: 256 * 1024, maxDepth: 33 } as const;
+export const ARGUMENT_LIMITS = { maxBytes: 1024 * 1024, maxDepth: 33 } as const;
 
 /** The UUID shape: 36 characters, hyphens at 8/13/18/23, hex digits of either case. */
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';

@@ -70,6 +70,8 @@ describe('signed tokens', () => {
       ['out-of-range number', forge('{"a":1e999,"key_id":"k1","token_kind":"checkpoint"}')],
       ['invalid UTF-8', forge(Buffer.from('{"a":"\xff","key_id":"k1","token_kind":"checkpoint"}', 'latin1'))],
       ['byte order mark', forge('\ufeff{"a":1,"key_id":"k1","token_kind":"checkpoint"}')],
+      ['prototype key', forge('{"__proto__":{"x":1},"a":1,"key_id":"k1","token_kind":"checkpoint"}')],
+      ['nested prototype key', forge('{"a":{"__proto__":1},"key_id":"k1","token_kind":"checkpoint"}')],
       ['unknown key id', signWith('k9', SECRET_A)],
       ['wrong secret', signWith('k1', SECRET_B)],
     ];
@@ -110,6 +112,13 @@ describe('signed tokens', () => {
     const encoded = Buffer.from('{"key_id":"old","n":3,"token_kind":"checkpoint"}').toString('base64url');
     const misattributed = `${encoded}.${createHmac('sha256', SECRET_B).update(encoded).digest('base64url')}`;
     assert.deepEqual(rotated.verify('checkpoint', misattributed), { ok: false, reason: 'invalid_signature' });
+    // Renaming the active key while keeping its secret: tokens naming the old id still verify, under that id.
+    const renamed = new TokenSigner(
+      new KeyRing({ activeKeyId: 'renamed', activeSecret: SECRET_A, retired: { old: SECRET_A } }),
+    );
+    const kept = renamed.verify('checkpoint', oldToken);
+    assert.ok(kept.ok);
+    assert.equal(kept.keyId, 'old');
     const dropped = new TokenSigner(new KeyRing({ activeKeyId: 'new', activeSecret: SECRET_B }));
     assert.equal(dropped.verify('checkpoint', oldToken).ok, false);
   });

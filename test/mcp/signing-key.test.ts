@@ -59,6 +59,15 @@ describe('signing key setup', () => {
     assert.equal(new TokenSigner(rotated.ring).verify('checkpoint', token).ok, true);
   });
 
+  test('a key id without a secret is refused instead of being ignored, and no key file is written', () => {
+    const dir = stateDir();
+    assert.throws(() => loadSigningSetup({ RIMTHAN_WORKFLOW_SIGNING_KEY_ID: 'prod-2026' }, dir), {
+      code: 'invalid_signing_key',
+      message: /RIMTHAN_WORKFLOW_SIGNING_SECRET is not/,
+    });
+    assert.equal(existsSync(join(dir, 'signing-key.json')), false);
+  });
+
   test('a key file other users can read is refused', () => {
     const dir = stateDir();
     loadSigningSetup({}, dir);

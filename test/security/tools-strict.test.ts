@@ -26,10 +26,10 @@ describe('run tool arguments under attack', () => {
   });
   after(() => stack.close());
 
-  test('the 256 KiB cap applies to the raw text, whitespace included, before any parsing', async () => {
-    const message = await stack.fails(tools, 'workflow_run_list', ' '.repeat(256 * 1024 + 1), 'invalid_arguments');
+  test('the 1 MiB cap applies to the raw text, whitespace included, before any parsing', async () => {
+    const message = await stack.fails(tools, 'workflow_run_list', ' '.repeat(1024 * 1024 + 1), 'invalid_arguments');
     assert.match(message, /size|exceed/);
-    const padded = `{"run_id":"${RUN}"}${' '.repeat(256 * 1024)}`;
+    const padded = `{"run_id":"${RUN}"}${' '.repeat(1024 * 1024)}`;
     await stack.fails(tools, 'workflow_run_get', padded, 'invalid_arguments');
   });
 

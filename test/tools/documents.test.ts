@@ -52,6 +52,17 @@ describe('input and resume documents', () => {
     assert.match(message, /depth/);
   });
 
+  test('an input of exactly 256 KiB in canonical form is accepted, though the argument text around it is larger', async () => {
+    // {"extra":{"s":"x…x"},"marker":"m"}: 31 bytes besides the string, so the canonical document is 262,144 bytes.
+    const input = { marker: 'm', extra: { s: 'x'.repeat(256 * 1024 - 31) } };
+    const args = { definition_name: 'blocking_flow', definition_version: 'v1', input };
+    assert.ok(JSON.stringify(args).length > 256 * 1024);
+    const ok = await stack.ok(tools, 'workflow_run_start', args);
+    assert.equal(ok['run_status'], 'running');
+    const over = { ...args, input: { ...input, extra: { s: `${input.extra.s}x` } } };
+    assert.match(await stack.fails(tools, 'workflow_run_start', over, 'invalid_input'), /262144 bytes/);
+  });
+
   test('an input whose canonical form exceeds 256 KiB is invalid_input and creates no run', async () => {
     const before = await runCount();
     const text =

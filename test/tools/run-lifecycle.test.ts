@@ -235,5 +235,15 @@ describe('paging', () => {
     const max = await stack.ok(tools, 'workflow_run_history', { run_id: runId, limit: 100 });
     assert.deepEqual(max['entries'], entries);
     await stack.fails(tools, 'workflow_run_history', { run_id: runId, limit: 101 }, 'invalid_arguments');
+    // Past the highest revision any run can have: a clear argument error, not a store failure ("unavailable").
+    const beyond = await stack.ok(tools, 'workflow_run_history', { run_id: runId, after_revision: 2_147_483_646 });
+    assert.deepEqual(beyond['entries'], []);
+    const message = await stack.fails(
+      tools,
+      'workflow_run_history',
+      { run_id: runId, after_revision: 3_000_000_000 },
+      'invalid_arguments',
+    );
+    assert.match(message, /after_revision/);
   });
 });
