@@ -104,7 +104,7 @@ function* entriesOf(release: Release, extraSchemas: readonly SchemaResource[]): 
   const seen = new Set<string>();
   for (const s of [...release.schemas, ...extraSchemas]) {
     const uri = registryUri(r, { kind: 'schema', schemaId: s.id, version: s.version });
-    if (seen.has(uri)) continue; // a release entry wins over a protocol schema of the same id and version
+    if (seen.has(uri)) continue; // cannot happen for a verified release: protocol schema ids are reserved
     seen.add(uri);
     yield {
       uri,

@@ -27,6 +27,7 @@ export const ProblemCode = {
   DuplicateEntry: 'duplicate_entry',
   AliasCollision: 'alias_collision',
   SchemaInvalid: 'schema_invalid',
+  SchemaIdReserved: 'schema_id_reserved',
   UnresolvedRef: 'unresolved_ref',
   // workflow structure
   StartStepInvalid: 'start_step_invalid',

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { checkSchemaDocument } from '../../src/core/index.js';
 import type { JsonObject, JsonValue } from '../../src/core/index.js';
 import { GUIDED_SCHEMA_RESOURCES, GUIDED_TOOL_CONTRACTS } from '../../src/guided/index.js';
+import { PROTOCOL_SCHEMA_IDS } from '../../src/registry/reserved-schema-ids.js';
 
 /** Every sub-schema of a schema document, with its JSON pointer. */
 function* subschemas(schema: JsonValue, path = '#'): Generator<[string, JsonObject]> {
@@ -54,6 +55,11 @@ describe('guided tool contracts', () => {
       assert.deepEqual(checkSchemaDocument(c.outputSchema), { ok: true }, `${c.name} output`);
     }
     for (const r of GUIDED_SCHEMA_RESOURCES) assert.deepEqual(checkSchemaDocument(r.schema), { ok: true }, r.id);
+  });
+
+  test('every published protocol schema id is reserved, so no release schema can take its resource URI', () => {
+    const unreserved = GUIDED_SCHEMA_RESOURCES.map((r) => r.id).filter((id) => !PROTOCOL_SCHEMA_IDS.has(id));
+    assert.deepEqual(unreserved, []);
   });
 
   test('every object is closed and every string, array and map is bounded', () => {

@@ -113,3 +113,28 @@ describe('step payloads are immutable release data', () => {
     assert.ok(files(dynamic.step).every((f) => f === null));
   });
 });
+
+describe('blocker lists', () => {
+  test('more blockers than a result may carry keep every host blocker and as many field confirmations as fit', () => {
+    // A release whose confirmed-state schema is open: 64 unconfirmed fields are 64 confirmation blockers.
+    const open = fixtureRelease((d) => {
+      d.schemas = d.schemas.map((s) =>
+        s.id === 'research-state'
+          ? { ...s, schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' } }
+          : s,
+      );
+    });
+    const session = new Session(open);
+    const state = Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`f${i}`, 'v']));
+    const out = session.start({
+      workflow: 'research',
+      confirmed_state: { state, confirmations: {} },
+      host: hostDeclaration('claude-code', { repository_policy: { conflict: true } }),
+    });
+    assert.equal(out['status'], 'blocked');
+    const codes = (out['blockers'] as JsonObject[]).map((b) => b['code']);
+    assert.equal(codes.length, 64, 'the output schema allows 64');
+    assert.ok(codes.includes('repository_policy_conflict'), 'the host blocker is kept');
+    assert.equal(codes.filter((c) => c === 'confirmation_required').length, 63);
+  });
+});

@@ -157,6 +157,20 @@ describe('strict parsing with line numbers', () => {
     );
   });
 
+  test('a schema id the protocol publishes its own contract under is refused', () => {
+    expectProblem(
+      (d) =>
+        put(
+          d,
+          'schemas/artifact@1.0.0.json',
+          '{\n  "$schema": "https://json-schema.org/draft/2020-12/schema",\n  "type": "object"\n}\n',
+        ),
+      'schema_id_reserved',
+      'schemas/artifact@1.0.0.json',
+      1,
+    );
+  });
+
   test('a schema Ajv refuses in strict mode (unknown keyword) is refused', () => {
     expectProblem(
       (d) =>

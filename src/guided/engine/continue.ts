@@ -20,7 +20,7 @@ import {
   requireValidState,
 } from './confirmed-state.js';
 import type { Projection } from './confirmed-state.js';
-import { outcomeJson } from './deps.js';
+import { blockersJson } from './deps.js';
 import type { GuidedEngineDeps } from './deps.js';
 import { migrateWorkflow } from './migrate.js';
 import { isSatisfied } from './receipts.js';
@@ -68,7 +68,7 @@ export function continueWorkflow(
     requireValidState(scope, current.index.workflow.confirmed_state_schema, next);
     const blockers = changeConfirmationBlockers(prior, next, current.state.issued_at, deps.clock.now());
     if (blockers.length > 0) {
-      return result(ProgressStatus.Blocked, current, { blockers: blockers.map(outcomeJson) });
+      return result(ProgressStatus.Blocked, current, { blockers: blockersJson(blockers) });
     }
   }
   // Same position with the new state digest when the state changed; otherwise the very same checkpoint.

@@ -18,7 +18,7 @@ import type { Blocker } from '../outcomes.js';
 import type { ReleaseScope } from '../scope.js';
 import { compareVersions } from '../../registry/naming.js';
 import { migrationConfirmationBlockers, projectionDigest, projectionOf, requireValidState } from './confirmed-state.js';
-import { outcomeJson } from './deps.js';
+import { blockersJson } from './deps.js';
 import type { GuidedEngineDeps } from './deps.js';
 import { stepPayload } from './step-payload.js';
 
@@ -97,7 +97,7 @@ export function migrateWorkflow(
     checkpoint: envelopeJson(current),
     step: null,
     question: null,
-    blockers: list.map(outcomeJson),
+    blockers: blockersJson(list),
     migration: preview(false),
   });
   if (blockers.length > 0 || !host.ok) return blocked(blockers);

@@ -12,7 +12,7 @@ import { checkHost } from '../host/adapter.js';
 import type { HostDeclaration } from '../host/declaration.js';
 import type { ReleaseScope, WorkflowIndex } from '../scope.js';
 import { initialConfirmationBlockers, projectionDigest, projectionOf, requireValidState } from './confirmed-state.js';
-import { outcomeJson } from './deps.js';
+import { blockersJson } from './deps.js';
 import type { GuidedEngineDeps } from './deps.js';
 import { stepPayload } from './step-payload.js';
 
@@ -45,7 +45,7 @@ export function startWorkflow(deps: GuidedEngineDeps, scope: ReleaseScope, args:
   const bound = checkHost(scope, index, host);
   if (!bound.ok) blockers.push(...bound.blockers);
   if (blockers.length > 0 || !bound.ok) {
-    return { status: ProgressStatus.Blocked, checkpoint: null, step: null, blockers: blockers.map(outcomeJson) };
+    return { status: ProgressStatus.Blocked, checkpoint: null, step: null, blockers: blockersJson(blockers) };
   }
   const release = scope.release;
   const checkpoint = issueCheckpoint(deps.signer, {

@@ -1,9 +1,13 @@
-/** Every schema entry must pass the JSON Schema 2020-12 meta-schema and compile in strict mode. */
+/**
+ * Every schema entry must pass the JSON Schema 2020-12 meta-schema and compile in strict mode, and must not use an id
+ * the protocol publishes its own contracts under.
+ */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { checkSchemaDocument } from '../../core/index.js';
 import type { JsonObject } from '../../core/index.js';
 import { ProblemCode, entryKey, quoted } from '../problems.js';
 import type { Path } from '../problems.js';
+import { PROTOCOL_SCHEMA_IDS } from '../reserved-schema-ids.js';
 import type { Checker } from './context.js';
 
 let locator: Ajv2020 | undefined;
@@ -29,6 +33,14 @@ function failingPointer(schema: JsonObject): Path {
 /** Meta-checks every schema; reports the first failing keyword at the line it comes from. */
 export function checkSchemas(c: Checker): void {
   for (const entry of c.content.schemas) {
+    if (PROTOCOL_SCHEMA_IDS.has(entry.id)) {
+      c.report(
+        entryKey('schema', entry.id, entry.version),
+        [],
+        ProblemCode.SchemaIdReserved,
+        `schema id ${quoted(entry.id)} is reserved for a protocol contract served at the same resource URI`,
+      );
+    }
     const check = checkSchemaDocument(entry.schema);
     if (check.ok) continue;
     const issue = check.issues[0];
