@@ -54,6 +54,10 @@ export class ObservedStore implements RunStore {
     return this.#seen(await this.#inner.commit(commit));
   }
 
+  unseededRuns(created_before: string, limit: number): Promise<RunRecord[]> {
+    return this.#inner.unseededRuns(created_before, limit);
+  }
+
   async requestCancel(run_id: string, reason: string, updated_at: string): Promise<RunRecord | undefined> {
     this.writes++;
     const record = await this.#inner.requestCancel(run_id, reason, updated_at);

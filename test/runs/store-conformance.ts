@@ -188,6 +188,28 @@ export function describeRunStoreConformance(
       );
     });
 
+    test('unseededRuns finds pending runs without a seed created before an instant, in any session, oldest first', async () => {
+      const old = (day: number) => `2001-01-0${day}T00:00:00.000Z`;
+      const sessions: string[] = [randomUUID(), randomUUID()];
+      const first = await store.createRun(newRun(sessions[0] as string, { created_at: old(1), updated_at: old(1) }));
+      const second = await store.createRun(newRun(sessions[1] as string, { created_at: old(2), updated_at: old(2) }));
+      const seeded = await store.createRun(newRun(sessions[0] as string, { created_at: old(3), updated_at: old(3) }));
+      await store.commit(seedCommit(seeded));
+      const ended = await store.createRun(newRun(sessions[0] as string, { created_at: old(4), updated_at: old(4) }));
+      await store.commit({
+        run_id: ended.run_id,
+        expected_record_revision: 0,
+        patch: { status: RunStatus.Cancelled, updated_at: now() },
+      });
+      const young = await store.createRun(newRun(sessions[1] as string, { created_at: old(8), updated_at: old(8) }));
+      const mine = (runs: { run_id: string; session_id: string }[]) =>
+        runs.filter((r) => sessions.includes(r.session_id)).map((r) => r.run_id);
+      assert.deepEqual(mine(await store.unseededRuns(old(5), 100)), [first.run_id, second.run_id]);
+      assert.deepEqual(mine(await store.unseededRuns(old(9), 100)), [first.run_id, second.run_id, young.run_id]);
+      await assert.rejects(store.unseededRuns(old(5), 0), rimthanCode('invalid_argument'));
+      await assert.rejects(store.unseededRuns(old(5), 101), rimthanCode('invalid_argument'));
+    });
+
     test('a commit is all or nothing: a refused activity also drops its checkpoint', async () => {
       const seeded = await startRun(store, randomUUID());
       const clash = { ...activity(0, 0), event_id: randomUUID() };

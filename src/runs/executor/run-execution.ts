@@ -23,7 +23,7 @@ import { runVertex } from './vertex-runner.js';
 
 /** Where a background fault happened (for the optional `onError` hook; never carries participant data by itself). */
 export interface ErrorContext {
-  readonly phase: 'vertex' | 'execution' | 'claim' | 'lease' | 'notify' | 'definition';
+  readonly phase: 'vertex' | 'execution' | 'claim' | 'lease' | 'notify' | 'definition' | 'sweep';
   readonly runId?: string;
   readonly vertex?: string;
   readonly attempt?: number;

@@ -124,6 +124,14 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    // Finds runs whose start was never acknowledged (pending, no seed) without scanning the table.
+    name: '002-runs-unseeded-index',
+    sqlite: [`CREATE INDEX runs_unseeded ON runs (created_seq) WHERE status = 'pending' AND checkpoint_revision < 0`],
+    postgres: [
+      `CREATE INDEX runs_unseeded ON {s}.runs (created_seq) WHERE status = 'pending' AND checkpoint_revision < 0`,
+    ],
+  },
 ];
 
 /** The schema version this code writes; a database at a higher version was written by newer code. */

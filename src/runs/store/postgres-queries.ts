@@ -19,6 +19,8 @@ export function postgresQueries(q: string) {
     runByKey: `SELECT ${RUN_COLUMNS} FROM ${q}.runs WHERE session_id = $1 AND idempotency_key = $2`,
     listRuns: `SELECT ${RUN_COLUMNS} FROM ${q}.runs WHERE session_id = $1 AND created_seq > $2
       ORDER BY created_seq LIMIT $3`,
+    unseeded: `SELECT ${RUN_COLUMNS} FROM ${q}.runs WHERE status = 'pending' AND checkpoint_revision < 0
+      AND created_at < $1 ORDER BY created_seq LIMIT $2`,
     updateRun: `UPDATE ${q}.runs SET status = $2, status_summary = $3, cancel_requested = $4,
         checkpoint_revision = $5, activity_cursor = $6, artifacts = $7, interrupt = $8, updated_at = $9,
         record_revision = $10,

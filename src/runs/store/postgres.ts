@@ -37,6 +37,7 @@ import {
 import {
   checkBatch,
   checkCancelRequest,
+  checkUnseededQuery,
   checkCommit,
   checkExclude,
   checkHistoryQuery,
@@ -179,6 +180,12 @@ export class PostgresRunStore implements RunStore {
       query.after_seq ?? 0,
       query.limit,
     ]);
+    return result.rows.map(rowToRun);
+  }
+
+  async unseededRuns(created_before: string, limit: number): Promise<RunRecord[]> {
+    checkUnseededQuery(created_before, limit);
+    const result = await this.#pool().query<RunRow>(this.#sql.unseeded, [created_before, limit]);
     return result.rows.map(rowToRun);
   }
 

@@ -12,6 +12,7 @@ type StatementName =
   | 'runBySession'
   | 'runByKey'
   | 'listRuns'
+  | 'unseeded'
   | 'updateRun'
   | 'insertCheckpoint'
   | 'latestCheckpoint'
@@ -46,6 +47,10 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
     runByKey: db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE session_id = ? AND idempotency_key = ?`),
     listRuns: db.prepare(
       `SELECT ${RUN_COLUMNS} FROM runs WHERE session_id = ? AND created_seq > ? ORDER BY created_seq LIMIT ?`,
+    ),
+    unseeded: db.prepare(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE status = 'pending' AND checkpoint_revision < 0 AND created_at < ?
+       ORDER BY created_seq LIMIT ?`,
     ),
     updateRun: db.prepare(
       `UPDATE runs SET status = @status, status_summary = @status_summary, cancel_requested = @cancel_requested,

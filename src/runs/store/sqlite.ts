@@ -37,6 +37,7 @@ import {
 import {
   checkBatch,
   checkCancelRequest,
+  checkUnseededQuery,
   checkCommit,
   checkExclude,
   checkHistoryQuery,
@@ -192,6 +193,13 @@ export class SqliteRunStore implements RunStore {
       checkListQuery(query);
       const rows = this.#open().sql.listRuns.all(session_id, query.after_seq ?? 0, query.limit) as RunRow[];
       return rows.map(rowToRun);
+    });
+  }
+
+  unseededRuns(created_before: string, limit: number): Promise<RunRecord[]> {
+    return settle(() => {
+      checkUnseededQuery(created_before, limit);
+      return (this.#open().sql.unseeded.all(created_before, limit) as RunRow[]).map(rowToRun);
     });
   }
 

@@ -188,6 +188,11 @@ export interface RunStore {
   findByIdempotencyKey(session_id: string, key: string): Promise<RunRecord | undefined>;
   /** Session page ordered by creation (created_seq ascending). */
   listRuns(session_id: string, query: ListQuery): Promise<RunRecord[]>;
+  /**
+   * Pending runs of any session that have no seed checkpoint and were created before `created_before` (an ISO
+   * timestamp, compared with `created_at`), oldest first, at most `limit` (1..100): starts that were never acknowledged.
+   */
+  unseededRuns(created_before: string, limit: number): Promise<RunRecord[]>;
 
   /**
    * The atomic write. Returns the updated record (record_revision + 1). Unknown run → RimthanError('not_found');

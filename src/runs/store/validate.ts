@@ -175,6 +175,12 @@ export function checkCommit(commit: Commit): void {
   for (const entry of activities) checkActivity(entry);
 }
 
+/** Checks the arguments of RunStore.unseededRuns. */
+export function checkUnseededQuery(created_before: string, limit: number): void {
+  checkText('created_before', created_before, 64);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100) throw invalid('limit must be an integer 1..100');
+}
+
 /** Checks the arguments of RunStore.requestCancel. */
 export function checkCancelRequest(run_id: string, reason: string, updated_at: string): void {
   checkText('run_id', run_id, STORE_LIMITS.maxIdentifierBytes);

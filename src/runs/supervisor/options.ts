@@ -1,6 +1,7 @@
 /** Supervisor option defaults and checks. */
 import { randomUUID } from 'node:crypto';
 import { RimthanError } from '../../core/errors.js';
+import { DEFAULT_ABANDONED_START_MS } from './abandoned-starts.js';
 import type { SupervisorOptions } from './types.js';
 
 export const SUPERVISOR_DEFAULTS = {
@@ -20,6 +21,7 @@ export function checkSupervisorOptions(o: SupervisorOptions): {
   stopGraceMs: number;
   pipelineDepth: number;
   unknownDefinition: 'defer' | 'fail';
+  abandonedStartMs: number | false;
 } {
   const leaseMs = o.leaseMs ?? SUPERVISOR_DEFAULTS.leaseMs;
   const concurrency = o.concurrency ?? SUPERVISOR_DEFAULTS.concurrency;
@@ -55,5 +57,9 @@ export function checkSupervisorOptions(o: SupervisorOptions): {
   if (unknownDefinition !== 'defer' && unknownDefinition !== 'fail') {
     throw new RimthanError('invalid_arguments', 'unknownDefinition must be "defer" or "fail"');
   }
-  return { leaseMs, concurrency, workerId, stopGraceMs, pipelineDepth, unknownDefinition };
+  const abandonedStartMs = o.abandonedStartMs ?? DEFAULT_ABANDONED_START_MS;
+  if (abandonedStartMs !== false && (!Number.isSafeInteger(abandonedStartMs) || abandonedStartMs < 1)) {
+    throw new RimthanError('invalid_arguments', 'abandonedStartMs must be a positive integer or false');
+  }
+  return { leaseMs, concurrency, workerId, stopGraceMs, pipelineDepth, unknownDefinition, abandonedStartMs };
 }

@@ -17,7 +17,7 @@ import type { EngineHandle } from './types.js';
 const MAX_TRIES = 4;
 
 /** A pending run that can never start is failed (revision 0, run_failed), so it does not linger as pending. */
-async function failUnseeded(engine: EngineHandle, record: RunRecord, message: string): Promise<void> {
+export async function failUnseeded(engine: EngineHandle, record: RunRecord, message: string): Promise<void> {
   const step = failStep({ record, now: engine.clock.now().toISOString(), totalVertices: 0, cp: undefined, message });
   try {
     await engine.store.commit(buildStepCommit(step));

@@ -17,6 +17,7 @@ import {
 } from '../executor/run-execution.js';
 import type { FlowCatalog } from '../flow/catalog.js';
 import { RunStatus, type RunRecord, type RunStore } from '../store/types.js';
+import { failAbandonedStarts } from './abandoned-starts.js';
 import { DeferredRuns } from './deferred-runs.js';
 import { checkSupervisorOptions } from './options.js';
 import { checkSessionId, SupervisorSessionController } from './session-controller.js';
@@ -61,13 +62,16 @@ export class Supervisor {
   #pumping: Promise<void> | undefined;
   #pumpAgain = false;
   #renewing = false;
+  #sweeping = false;
+  readonly #abandonedStartMs: number | false;
   #timers: NodeJS.Timeout[] = [];
   #unsubscribe: (() => void) | undefined;
   #stopping: Promise<void> | undefined;
 
   constructor(options: SupervisorOptions) {
-    const { leaseMs, concurrency, workerId, stopGraceMs, pipelineDepth, unknownDefinition } =
+    const { leaseMs, concurrency, workerId, stopGraceMs, pipelineDepth, unknownDefinition, abandonedStartMs } =
       checkSupervisorOptions(options);
+    this.#abandonedStartMs = abandonedStartMs;
     this.workerId = workerId;
     this.#store = options.store;
     this.#catalog = options.catalog;
@@ -110,6 +114,11 @@ export class Supervisor {
     };
     every(this.#leaseMs / 2, () => this.#wake());
     every(this.#leaseMs / 3, () => void this.#renew());
+    const abandonedMs = this.#abandonedStartMs;
+    if (abandonedMs !== false) {
+      every(Math.min(this.#leaseMs, abandonedMs), () => void this.#sweep(abandonedMs));
+      void this.#sweep(abandonedMs);
+    }
     this.#wake();
     await this.#pumping;
   }
@@ -305,6 +314,19 @@ export class Supervisor {
       await this.#store.releaseLease(this.workerId, runId);
     } catch (error) {
       this.#report(error, { phase: 'lease', runId });
+    }
+  }
+
+  /** Fails abandoned starts (see abandoned-starts.ts); one sweep at a time. */
+  async #sweep(olderThanMs: number): Promise<void> {
+    if (this.#sweeping || this.#state !== 'running') return;
+    this.#sweeping = true;
+    try {
+      await failAbandonedStarts(this.#engine, olderThanMs);
+    } catch (error) {
+      this.#report(error, { phase: 'sweep' });
+    } finally {
+      this.#sweeping = false;
     }
   }
 

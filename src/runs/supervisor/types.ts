@@ -32,6 +32,12 @@ export interface SupervisorOptions {
    * ends it as `failed` at once (for a worker whose catalog is known to be the only one).
    */
   readonly unknownDefinition?: 'defer' | 'fail';
+  /**
+   * A pending run with no seed checkpoint older than this (default 600 000 ms = 10 minutes) is an abandoned start (the
+   * process died between writing the record and the seed): it is failed, checked when the supervisor starts and then
+   * every min(leaseMs, this) ms. `false` never fails one.
+   */
+  readonly abandonedStartMs?: number | false;
   /** Background faults (store errors, vertex exceptions). Local diagnosis only: never forward them to a client. */
   readonly onError?: (error: unknown, where: ErrorContext) => void;
 }
