@@ -138,3 +138,24 @@ describe('blocker lists', () => {
     assert.equal(codes.filter((c) => c === 'confirmation_required').length, 63);
   });
 });
+
+describe('artifact count', () => {
+  test('more than 16 artifacts is the deterministic failure artifact_count_exceeded, not an argument error', () => {
+    const session = new Session(release);
+    const pos = chooseRoute(session, toRouteSelection(session), 'desk-research');
+    const args = prepareArgs(pos, BODIES);
+    const declared = args['artifacts'] as JsonObject[];
+    const extra = Array.from({ length: 17 - declared.length }, (_, i) => ({
+      artifact_id: `extra-${i}`,
+      media_type: 'text/markdown',
+      content: 'x',
+      path: `notes/extra-${i}.md`,
+    }));
+    const out = session.prepare({ ...args, artifacts: [...declared, ...extra] });
+    assert.equal(out['status'], 'deterministic_validation_failed');
+    assert.deepEqual(
+      (out['failures'] as JsonObject[]).find((f) => f['code'] === 'artifact_count_exceeded'),
+      { code: 'artifact_count_exceeded', limit: 16 },
+    );
+  });
+});

@@ -26,6 +26,11 @@ export const Limits = {
   checkpointTokenLength: 8192,
   bundleTokenLength: 16384,
   artifacts: 16,
+  /**
+   * Artifacts the prepare arguments may list: more than `artifacts`, so that a harness sending too many gets the
+   * deterministic failure `artifact_count_exceeded` from the engine rather than an argument error.
+   */
+  artifactsListed: 64,
   artifactChars: 1_048_576,
   artifactTotalBytes: 4 * 1_048_576,
   assetContentChars: 262_144,

@@ -136,7 +136,7 @@ export const prepareInput = toolSchema(
   {
     checkpoint: ref(checkpointEnvelopeDef),
     confirmed_state: ref(confirmedStateProjectionDef),
-    artifacts: arrayOf(ref(artifactDef), Limits.artifacts),
+    artifacts: arrayOf(ref(artifactDef), Limits.artifactsListed),
     repository_policy: ref(repositoryPolicyDef),
     validator_capabilities: validatorCapabilitiesSchema,
     host_attestation: ref(hostAttestationDef),
