@@ -88,18 +88,20 @@ export function memoizeFrozenMembers(
     memberChecks.set(key, compiler.compile(document));
   }
   const validated = new Map<string, WeakSet<object>>();
+  const declared = Object.keys(shape.properties);
+  const own = (value: Record<string, unknown>, key: string): boolean =>
+    Object.prototype.hasOwnProperty.call(value, key);
   return (value: unknown) => {
     if (!isRecord(value)) return full(value);
-    const keys = Object.keys(value);
-    if (!keys.some((k) => isFrozenFragment(value[k]))) return full(value);
+    if (!declared.some((k) => own(value, k) && isFrozenFragment(value[k]))) return full(value);
     for (const required of shape.required) {
-      if (!Object.prototype.hasOwnProperty.call(value, required) || value[required] === undefined) return full(value);
+      if (!own(value, required) || value[required] === undefined) return full(value);
     }
-    for (const key of keys) {
-      if (!Object.prototype.hasOwnProperty.call(shape.properties, key)) {
-        if (shape.closed) return full(value); // an unknown member is refused whatever its value, undefined included
-        continue;
-      }
+    // additionalProperties looks at enumerable members; an unknown one is refused whatever its value.
+    if (shape.closed && Object.keys(value).some((k) => !own(shape.properties, k))) return full(value);
+    // properties looks at every own member it declares, enumerable or not (Ajv with ownProperties).
+    for (const key of declared) {
+      if (!own(value, key)) continue;
       const member = value[key];
       if (member === undefined) continue; // like `properties`, which skips a member whose value is undefined
       const frozen = isFrozenFragment(member);

@@ -53,6 +53,10 @@ describe('memoizeFrozenMembers', () => {
     assert.equal(memo({ status: 'active', step, note: 'far too long' }).ok, false);
     assert.equal(memo({ status: 'active', step, extra: 1 }).ok, false);
     assert.equal(memo({ step }).ok, false);
+    // A non-enumerable own member is still checked against its subschema, as the compiled schema does.
+    const hidden = { status: 'active', step };
+    Object.defineProperty(hidden, 'note', { value: 'far too long for the limit', enumerable: false });
+    assert.equal(memo(hidden).ok, false);
     // Like the compiled schema (ownProperties), an inherited member does not satisfy `required`.
     assert.equal(memo(Object.assign(Object.create({ status: 'active' }) as object, { step })).ok, false);
   });

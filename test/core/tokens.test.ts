@@ -30,6 +30,11 @@ describe('signed tokens', () => {
     assert.equal(r.body['step'], 'setup-workspace');
   });
 
+  test('a key that merely ends in "__proto__ is not a prototype key', () => {
+    const token = signer.sign('checkpoint', { 'x"__proto__': 1 });
+    assert.equal(signer.verify('checkpoint', token).ok, true);
+  });
+
   test('the signer alone sets key_id and token_kind', () => {
     const refused = (e: unknown) => e instanceof RimthanError && e.code === 'invalid_json';
     assert.throws(() => signer.sign('checkpoint', { key_id: 'k2' }), refused);
@@ -72,6 +77,7 @@ describe('signed tokens', () => {
       ['byte order mark', forge('\ufeff{"a":1,"key_id":"k1","token_kind":"checkpoint"}')],
       ['prototype key', forge('{"__proto__":{"x":1},"a":1,"key_id":"k1","token_kind":"checkpoint"}')],
       ['nested prototype key', forge('{"a":{"__proto__":1},"key_id":"k1","token_kind":"checkpoint"}')],
+      ['escaped prototype key', forge('{"\\u005f_proto__":1,"a":1,"key_id":"k1","token_kind":"checkpoint"}')],
       ['unknown key id', signWith('k9', SECRET_A)],
       ['wrong secret', signWith('k1', SECRET_B)],
     ];

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { JsonObject, JsonValue } from '../../src/core/index.js';
-import { GuidedToolName } from '../../src/guided/index.js';
+import { BlockerCode, GuidedToolName } from '../../src/guided/index.js';
+import { blockersJson } from '../../src/guided/engine/deps.js';
+import type { Blocker } from '../../src/guided/outcomes.js';
 import { compileWorkflowEngineContracts } from '../../src/mcp/workflow-engine-profile.js';
 import { BODIES, begin, chooseRoute, toRouteSelection } from './fixtures/drive.js';
 import type { Position } from './fixtures/drive.js';
@@ -115,6 +117,25 @@ describe('step payloads are immutable release data', () => {
 });
 
 describe('blocker lists', () => {
+  test('the cap holds whatever kind of blocker overflows it', () => {
+    const policy = (i: number): Blocker => ({ code: BlockerCode.RepositoryPolicyConflict, path: `research/n-${i}.md` });
+    const field = (i: number): Blocker => ({ code: BlockerCode.ConfirmationRequired, field: `f${i}` });
+    const hostHeavy = blockersJson([field(0), ...Array.from({ length: 70 }, (_, i) => policy(i))]);
+    assert.equal(hostHeavy.length, 64);
+    assert.ok(hostHeavy.every((b) => b['code'] === 'repository_policy_conflict'));
+    const mixed = blockersJson([...Array.from({ length: 70 }, (_, i) => field(i)), policy(0)]);
+    assert.deepEqual(
+      mixed.slice(0, 2).map((b) => b['code']),
+      ['repository_policy_conflict', 'confirmation_required'],
+    );
+    assert.equal(mixed.length, 64);
+    const few = [field(0), policy(0)];
+    assert.deepEqual(
+      blockersJson(few).map((b) => b['code']),
+      ['confirmation_required', 'repository_policy_conflict'],
+    );
+  });
+
   test('more blockers than a result may carry keep every host blocker and as many field confirmations as fit', () => {
     // A release whose confirmed-state schema is open: 64 unconfirmed fields are 64 confirmation blockers.
     const open = fixtureRelease((d) => {

@@ -47,9 +47,45 @@ describe('abandoned starts', () => {
     }
   });
 
-  test('abandonedStartMs must be a positive integer or false', () => {
+  test('stop() waits for a sweep in progress, which writes nothing after the supervisor stopped', async () => {
+    const temp = await tempStore();
     const catalog = new FlowCatalog();
-    for (const abandonedStartMs of [0, -1, 1.5, Number.NaN]) {
+    catalog.register(counterFlow);
+    const sessionId = randomUUID();
+    const orphans: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const run = await createPendingRun(temp.store, {
+        sessionId,
+        name: 'counter_flow',
+        version: 'v1',
+        input: { n: i },
+      });
+      orphans.push(run.run_id);
+    }
+    const errors: unknown[] = [];
+    const supervisor = new Supervisor({
+      store: temp.store,
+      catalog,
+      clock: clockAhead(11 * 60_000),
+      onError: (error) => errors.push(error),
+    });
+    try {
+      await supervisor.start();
+      await supervisor.stop();
+      const statuses = async () =>
+        Promise.all(orphans.map(async (id) => (await temp.store.getRunById(id))?.status ?? 'missing'));
+      const atStop = await statuses();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.deepEqual(await statuses(), atStop, 'nothing changes once stop() has resolved');
+      assert.deepEqual(errors, []);
+    } finally {
+      await temp.cleanup();
+    }
+  });
+
+  test('abandonedStartMs must be an integer 1..2^31-1 or false', () => {
+    const catalog = new FlowCatalog();
+    for (const abandonedStartMs of [0, -1, 1.5, Number.NaN, 2 ** 31, Number.MAX_SAFE_INTEGER]) {
       assert.throws(
         () => new Supervisor({ store: undefined as never, catalog, abandonedStartMs }),
         (e: unknown) => isRimthanError(e) && e.code === 'invalid_arguments',

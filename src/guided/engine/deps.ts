@@ -19,16 +19,17 @@ export function outcomeJson(outcome: Blocker | Failure): JsonObject {
 }
 
 /**
- * Blockers as JSON, at most as many as the result schema allows (Limits.blockers). Per-field confirmation blockers are
- * the only ones that can grow with the release (one per confirmed-state field); when the list is too long, the first
- * of them that fit are kept beside every other blocker, in the original order. Confirming those fields and calling
- * again shows the rest.
+ * Blockers as JSON, at most as many as the result schema allows (Limits.blockers). Both kinds can outgrow it with a
+ * large release: per-field confirmation blockers (one per confirmed-state field) and host blockers (one repository
+ * policy conflict per protected output path). When the list is too long, host blockers come first and per-field
+ * confirmations fill the room left, each kind in its original order; resolving those and calling again shows the rest.
  */
 export function blockersJson(list: readonly Blocker[]): JsonObject[] {
   if (list.length <= Limits.blockers) return list.map(outcomeJson);
   const isField = (b: Blocker): boolean => b.code === BlockerCode.ConfirmationRequired;
-  let room = Limits.blockers - list.filter((b) => !isField(b)).length;
-  return list.filter((b) => !isField(b) || room-- > 0).map(outcomeJson);
+  const host = list.filter((b) => !isField(b)).slice(0, Limits.blockers);
+  const fields = list.filter(isField).slice(0, Limits.blockers - host.length);
+  return [...host, ...fields].map(outcomeJson);
 }
 
 /** The engine's timestamp format (RFC 3339, UTC, milliseconds). */

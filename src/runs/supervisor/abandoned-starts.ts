@@ -13,10 +13,22 @@ export const DEFAULT_ABANDONED_START_MS = 10 * 60_000;
 const BATCH = 100;
 const MESSAGE = 'the start was never acknowledged: the run has no seed checkpoint';
 
-/** Fails up to 100 unseeded pending runs created more than `olderThanMs` ago; returns how many it looked at. */
-export async function failAbandonedStarts(engine: EngineHandle, olderThanMs: number): Promise<number> {
+/**
+ * Fails up to 100 unseeded pending runs created more than `olderThanMs` ago, checking `going()` before each write
+ * (a stopping supervisor ends the sweep early); returns how many it failed.
+ */
+export async function failAbandonedStarts(
+  engine: EngineHandle,
+  olderThanMs: number,
+  going: () => boolean,
+): Promise<number> {
   const before = new Date(engine.clock.now().getTime() - olderThanMs).toISOString();
   const abandoned = await engine.store.unseededRuns(before, BATCH);
-  for (const record of abandoned) await failUnseeded(engine, record, MESSAGE);
-  return abandoned.length;
+  let failed = 0;
+  for (const record of abandoned) {
+    if (!going()) break;
+    await failUnseeded(engine, record, MESSAGE);
+    failed++;
+  }
+  return failed;
 }

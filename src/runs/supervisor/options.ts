@@ -9,6 +9,8 @@ export const SUPERVISOR_DEFAULTS = {
   concurrency: 4,
   maxConcurrency: 256,
   minLeaseMs: 50,
+  /** Longest period a Node.js timer supports (about 24.8 days); longer ones would fire at once. */
+  maxTimerMs: 2_147_483_647,
   pipelineDepth: 16,
   maxPipelineDepth: 256,
 } as const;
@@ -26,8 +28,15 @@ export function checkSupervisorOptions(o: SupervisorOptions): {
   const leaseMs = o.leaseMs ?? SUPERVISOR_DEFAULTS.leaseMs;
   const concurrency = o.concurrency ?? SUPERVISOR_DEFAULTS.concurrency;
   const workerId = o.workerId ?? randomUUID();
-  if (!Number.isSafeInteger(leaseMs) || leaseMs < SUPERVISOR_DEFAULTS.minLeaseMs) {
-    throw new RimthanError('invalid_arguments', `leaseMs must be an integer >= ${SUPERVISOR_DEFAULTS.minLeaseMs}`);
+  if (
+    !Number.isSafeInteger(leaseMs) ||
+    leaseMs < SUPERVISOR_DEFAULTS.minLeaseMs ||
+    leaseMs > SUPERVISOR_DEFAULTS.maxTimerMs
+  ) {
+    throw new RimthanError(
+      'invalid_arguments',
+      `leaseMs must be an integer ${SUPERVISOR_DEFAULTS.minLeaseMs}..${SUPERVISOR_DEFAULTS.maxTimerMs}`,
+    );
   }
   if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > SUPERVISOR_DEFAULTS.maxConcurrency) {
     throw new RimthanError(
@@ -58,8 +67,16 @@ export function checkSupervisorOptions(o: SupervisorOptions): {
     throw new RimthanError('invalid_arguments', 'unknownDefinition must be "defer" or "fail"');
   }
   const abandonedStartMs = o.abandonedStartMs ?? DEFAULT_ABANDONED_START_MS;
-  if (abandonedStartMs !== false && (!Number.isSafeInteger(abandonedStartMs) || abandonedStartMs < 1)) {
-    throw new RimthanError('invalid_arguments', 'abandonedStartMs must be a positive integer or false');
+  if (
+    abandonedStartMs !== false &&
+    (!Number.isSafeInteger(abandonedStartMs) ||
+      abandonedStartMs < 1 ||
+      abandonedStartMs > SUPERVISOR_DEFAULTS.maxTimerMs)
+  ) {
+    throw new RimthanError(
+      'invalid_arguments',
+      `abandonedStartMs must be an integer 1..${SUPERVISOR_DEFAULTS.maxTimerMs} or false`,
+    );
   }
   return { leaseMs, concurrency, workerId, stopGraceMs, pipelineDepth, unknownDefinition, abandonedStartMs };
 }

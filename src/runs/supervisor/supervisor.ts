@@ -62,7 +62,7 @@ export class Supervisor {
   #pumping: Promise<void> | undefined;
   #pumpAgain = false;
   #renewing = false;
-  #sweeping = false;
+  #sweeping: Promise<void> | undefined;
   readonly #abandonedStartMs: number | false;
   #timers: NodeJS.Timeout[] = [];
   #unsubscribe: (() => void) | undefined;
@@ -116,8 +116,8 @@ export class Supervisor {
     every(this.#leaseMs / 3, () => void this.#renew());
     const abandonedMs = this.#abandonedStartMs;
     if (abandonedMs !== false) {
-      every(Math.min(this.#leaseMs, abandonedMs), () => void this.#sweep(abandonedMs));
-      void this.#sweep(abandonedMs);
+      every(Math.min(this.#leaseMs, abandonedMs), () => this.#sweep(abandonedMs));
+      this.#sweep(abandonedMs);
     }
     this.#wake();
     await this.#pumping;
@@ -142,6 +142,7 @@ export class Supervisor {
     this.#timers = [];
     this.#unsubscribe?.();
     await this.#pumping;
+    await this.#sweeping; // ends after the write in flight: it checks the state before each one
     const executions = [...this.#executions.values()];
     for (const e of executions) e.drain.abort();
     const all = Promise.all(executions.map((e) => e.done));
@@ -317,17 +318,15 @@ export class Supervisor {
     }
   }
 
-  /** Fails abandoned starts (see abandoned-starts.ts); one sweep at a time. */
-  async #sweep(olderThanMs: number): Promise<void> {
-    if (this.#sweeping || this.#state !== 'running') return;
-    this.#sweeping = true;
-    try {
-      await failAbandonedStarts(this.#engine, olderThanMs);
-    } catch (error) {
-      this.#report(error, { phase: 'sweep' });
-    } finally {
-      this.#sweeping = false;
-    }
+  /** Fails abandoned starts (see abandoned-starts.ts); one sweep at a time, and stop() waits for it. */
+  #sweep(olderThanMs: number): void {
+    if (this.#sweeping !== undefined || this.#state !== 'running') return;
+    const going = (): boolean => this.#state === 'running';
+    this.#sweeping = failAbandonedStarts(this.#engine, olderThanMs, going).then(
+      () => undefined,
+      (error: unknown) => this.#report(error, { phase: 'sweep' }),
+    );
+    void this.#sweeping.finally(() => (this.#sweeping = undefined));
   }
 
   async #renew(): Promise<void> {
