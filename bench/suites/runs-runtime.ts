@@ -13,7 +13,7 @@ import {
   type SessionController,
 } from '../../src/runs/index.js';
 import { createRunTools, findRunTool, type RunTool, type RunToolName } from '../../src/tools/index.js';
-import { storedPendingRecord } from '../../test/runs/helpers.js';
+import { createPendingRun } from '../../test/runs/helpers.js';
 import { ObservedStore } from './observed-store.js';
 
 export const SESSION = 'bench-session';
@@ -107,8 +107,8 @@ export interface Runtime {
   readonly controller: SessionController;
   readonly tools: readonly RunTool[];
   tool(name: RunToolName): RunTool;
-  /** Stores the input, then creates and seeds the run in one step (SessionController.startNew), as workflow_run_start does. */
-  startFresh(flow: { name: string; version: string }, input: Count): Promise<RunRecord>;
+  /** Stores the input and creates a pending run (what workflow_run_start does before Supervisor.start). */
+  createPending(flow: { name: string; version: string }, input: Count): Promise<RunRecord>;
   /** Resolves when the run's record reaches a terminal status. */
   finished(runId: string): Promise<RunRecord>;
   /** Faults the supervisor reported in the background (should stay 0). */
@@ -135,8 +135,6 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
   if (options.startSupervisor ?? true) await supervisor.start();
   const controller = supervisor.forSession(SESSION);
-  const startNew = controller.startNew?.bind(controller);
-  if (startNew === undefined) throw new Error('the supervisor session controller has no startNew');
   const tools = createRunTools({ sessionId: SESSION, catalog, store, supervisor: controller });
   return {
     store,
@@ -149,9 +147,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       if (found === undefined) throw new Error(`run tool ${name} is missing`);
       return found;
     },
-    async startFresh(flow, input) {
-      const opts = { sessionId: SESSION, name: flow.name, version: flow.version, input };
-      return startNew(await storedPendingRecord(store, opts), input);
+    createPending(flow, input) {
+      return createPendingRun(store, { sessionId: SESSION, name: flow.name, version: flow.version, input });
     },
     finished(runId) {
       return store.waitForStatus(runId, TERMINAL_STATUSES);

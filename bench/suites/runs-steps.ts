@@ -2,8 +2,7 @@
  * Runs suite, part (a): durable per-step overhead. The same 10-sequential-vertex graph of trivial vertices runs on
  * Rimthan (Supervisor + SqliteRunStore, WAL, synchronous=FULL) and on LangGraph (StateGraph + SqliteSaver), one run at
  * a time, in interleaved rounds. The figure is wall time per completed vertex, measured from the start call (Rimthan:
- * input store + SessionController.startNew, the pending record and the durable seed issued together as
- * workflow_run_start does; LangGraph: invoke) to the completed run being durable.
+ * input store + pending record + durable seed; LangGraph: invoke) to the completed run being durable.
  *
  * Contenders: Rimthan as shipped (vertex commits pipelined) and with pipelineDepth 1 (every vertex durable before the
  * next starts); LangGraph with durability "sync" (each step persisted before the next starts) and "async" (the next
@@ -25,8 +24,9 @@ let inputSeq = 0;
 async function rimthanRun(rt: Runtime): Promise<number> {
   const start = nowNs();
   // A fresh input each run: the input store keeps one copy per digest, and a repeated input would skip its write.
-  const started = await rt.startFresh(CHAIN_FLOW, { count: ++inputSeq });
-  const done = await rt.finished(started.run_id);
+  const pending = await rt.createPending(CHAIN_FLOW, { count: ++inputSeq });
+  await rt.controller.start(pending.run_id);
+  const done = await rt.finished(pending.run_id);
   const ms = Number(nowNs() - start) / 1e6;
   if (done.status !== 'completed') throw new Error(`bench chain run ended ${done.status}`);
   return ms / VERTICES;
@@ -201,11 +201,10 @@ export async function stepsPart(
         `commits of consecutive instant vertices share one transaction, so after a crash up to 16 completed vertices ` +
         `that were not yet durable run again (with new idempotency keys). LangGraph "async" overlaps the same way; ` +
         `"sync" and Rimthan pipelineDepth 1 make each step durable before the next starts.`,
-      `Rimthan's fsynced transactions per run: the pending record with the seed (issued together by ` +
-        `SessionController.startNew, as workflow_run_start does; the seed also takes the worker's lease, so no claim ` +
-        `write) and the vertex commits — ${rimTx.tx} as shipped, ${strictTx.tx} with pipelineDepth 1. The input is ` +
-        `written without an fsync of its own (WAL commits reach the disk in order, and the pending record that first ` +
-        `refers to it is synced with it); the terminal commit clears the lease, so no release write.`,
+      `Rimthan's fsynced transactions per run: the pending record, the seed (which also takes the worker's lease, so ` +
+        `no claim write) and the vertex commits — ${rimTx.tx} as shipped, ${strictTx.tx} with pipelineDepth 1. The ` +
+        `input is written without an fsync of its own (WAL commits reach the disk in order, and the pending record ` +
+        `that first refers to it is synced right after); the terminal commit clears the lease, so no release write.`,
       `Rimthan runs ${VERTICES} trivial async vertices through Supervisor (concurrency 4, one run at a time here); ` +
         `supervisor faults: ${c.rim.faults() + c.rimStrict.faults() + c.rimMem.faults()}.`,
     ];

@@ -129,19 +129,19 @@ export const runStartSpec: ToolSpec = {
       if (prepared === undefined) return refuse(RunToolErrorCode.Internal, 'prepareRun failed; no run was created');
       if (!prepared.ok) return refuse(RunToolErrorCode.Internal, prepared.message);
       await ctx.store.putInput(input.sha256, input.text);
-      const supervisor = ctx.supervisor;
-      let started: RunRecord;
       try {
-        // Record and seed issued together when the controller can (one fsync on SQLite); else one after the other.
-        started =
-          supervisor.startNew === undefined
-            ? await ctx.store.createRun(prepared.record).then(() => supervisor.start(runId))
-            : await supervisor.startNew(prepared.record, input.value);
+        await ctx.store.createRun(prepared.record);
       } catch (error) {
-        // createRun's conflict: a concurrent start with the same key won the race, so answer as its replay.
+        // A concurrent start with the same key won the race: answer as its replay.
         const replayed =
           idempotencyKey !== null && error instanceof StoreConflictError ? await replay(ctx, req) : undefined;
-        return replayed ?? ctx.fault(error, `starting run ${runId}`);
+        return replayed ?? ctx.fault(error, 'creating the run');
+      }
+      let started: RunRecord;
+      try {
+        started = await ctx.supervisor.start(runId);
+      } catch (error) {
+        return ctx.fault(error, `starting run ${runId}`);
       }
       return succeed({ ...safeRunResult(started, ctx), idempotent: false });
     } catch (error) {

@@ -8,7 +8,7 @@ import { canonicalJson } from '../../src/core/canonical-json.js';
 import { sha256Hex } from '../../src/core/digest.js';
 import type { JsonObject } from '../../src/core/json.js';
 import { SqliteRunStore } from '../../src/runs/store/sqlite.js';
-import type { NewRunRecord, RunRecord, RunStatus, RunStore } from '../../src/runs/store/types.js';
+import type { RunRecord, RunStatus, RunStore } from '../../src/runs/store/types.js';
 import { FlowCatalog } from '../../src/runs/flow/catalog.js';
 import { Supervisor } from '../../src/runs/supervisor/supervisor.js';
 import type { SessionController, SupervisorOptions } from '../../src/runs/supervisor/types.js';
@@ -51,30 +51,17 @@ export async function tempStore(dir = mkdtempSync(join(tmpdir(), 'rimthan-engine
   };
 }
 
-export interface PendingRunOptions {
-  readonly sessionId: string;
-  readonly name: string;
-  readonly version: string;
-  readonly input: JsonObject;
-  readonly runId?: string;
-}
-
 /** Does what the workflow_run_start tool does before Supervisor.start: stores the input and creates a pending run. */
-export async function createPendingRun(store: RunStore, opts: PendingRunOptions): Promise<RunRecord> {
-  return store.createRun(await storedPendingRecord(store, opts));
-}
-
-/**
- * Stores the input and returns the pending record the workflow_run_start tool would create for it (not yet created):
- * what `SessionController.startNew` takes.
- */
-export async function storedPendingRecord(store: RunStore, opts: PendingRunOptions): Promise<NewRunRecord> {
+export async function createPendingRun(
+  store: RunStore,
+  opts: { sessionId: string; name: string; version: string; input: JsonObject; runId?: string },
+): Promise<RunRecord> {
   const canonical = canonicalJson(opts.input);
   const sha = sha256Hex(canonical);
   await store.putInput(sha, canonical);
   const runId = opts.runId ?? randomUUID();
   const now = new Date().toISOString();
-  return {
+  return store.createRun({
     session_id: opts.sessionId,
     run_id: runId,
     definition_name: opts.name,
@@ -98,7 +85,7 @@ export async function storedPendingRecord(store: RunStore, opts: PendingRunOptio
     interrupt: null,
     created_at: now,
     updated_at: now,
-  };
+  });
 }
 
 /** Polls `probe` until it returns a value other than undefined; fails after `timeoutMs` (a hang guard, not a timing assertion). */

@@ -96,15 +96,6 @@ export function describeRunStoreConformance(
       assert.equal(await store.findByIdempotencyKey(randomUUID(), key), undefined);
     });
 
-    test('a seed issued right behind createRun, without waiting for it, is applied after it', async () => {
-      const run = newRun(randomUUID());
-      const created = store.createRun(run);
-      const seeded = store.commit(seedCommit({ ...run, created_seq: 0, record_revision: 0 }));
-      assert.equal((await created).record_revision, 0);
-      assert.equal((await seeded).checkpoint_revision, 0);
-      assert.equal((await store.latestCheckpoint(run.run_id))?.revision, 0);
-    });
-
     test('a commit on a stale record revision is a conflict and changes nothing', async () => {
       const session = randomUUID();
       const created = await store.createRun(newRun(session));

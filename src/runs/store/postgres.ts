@@ -127,18 +127,8 @@ export class PostgresRunStore implements RunStore {
     return result.rows[0]?.canonical;
   }
 
-  /** See RunStore.createRun; ordered before any commit of the same run issued after it (like commits among themselves). */
-  createRun(record: NewRunRecord): Promise<RunRecord> {
-    try {
-      checkNewRun(record);
-      this.#pool();
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-    return this.#inOrder(record.run_id, () => this.#insertRun(record));
-  }
-
-  async #insertRun(record: NewRunRecord): Promise<RunRecord> {
+  async createRun(record: NewRunRecord): Promise<RunRecord> {
+    checkNewRun(record);
     const json = encodeJsonColumns(record);
     const values = [
       record.run_id,
@@ -207,17 +197,13 @@ export class PostgresRunStore implements RunStore {
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    return this.#inOrder(commit.run_id, () => this.#commitNow(commit));
-  }
-
-  /** Runs `work` after every write of `run_id` issued before it on this store object has settled. */
-  #inOrder(run_id: string, work: () => Promise<RunRecord>): Promise<RunRecord> {
-    const before = this.#tails.get(run_id);
-    const result = before === undefined ? work() : before.then(work, work);
+    const before = this.#tails.get(commit.run_id);
+    const run = (): Promise<RunRecord> => this.#commitNow(commit);
+    const result = before === undefined ? run() : before.then(run, run);
     const tail = result.catch(() => undefined);
-    this.#tails.set(run_id, tail);
+    this.#tails.set(commit.run_id, tail);
     void tail.then(() => {
-      if (this.#tails.get(run_id) === tail) this.#tails.delete(run_id);
+      if (this.#tails.get(commit.run_id) === tail) this.#tails.delete(commit.run_id);
     });
     return result;
   }

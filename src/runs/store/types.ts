@@ -198,9 +198,8 @@ export interface RunStore {
    * The atomic write. Returns the updated record (record_revision + 1). Unknown run → RimthanError('not_found');
    * lost compare-and-swap, checkpoint gap or a transition the status machine forbids → StoreConflictError.
    *
-   * Ordering: the createRun and commits of one run that one store object receives are applied in the order they were
-   * called, even when the caller does not wait for one before issuing the next (the executor pipelines vertex commits
-   * this way, and a start issues the seed right behind the pending record). A
+   * Ordering: commits of one run that one store object receives are applied in the order they were called, even when
+   * the caller does not wait for one before issuing the next (the executor pipelines vertex commits this way). A
    * commit that leaves the run in any status other than `running` also clears its lease (a lease only means something
    * for a running run), so the worker needs no separate release write.
    */

@@ -4,15 +4,13 @@
  * is queued to the worker pool. No vertex runs before the seed is durable.
  */
 import { RimthanError } from '../../core/errors.js';
-import { canonicalJson } from '../../core/canonical-json.js';
-import { sha256Hex } from '../../core/digest.js';
 import type { JsonObject } from '../../core/json.js';
 import { buildStepCommit } from '../executor/commit-builder.js';
 import { loadInput, pinnedDefinition } from '../executor/run-loader.js';
 import { freezeState } from '../executor/state-update.js';
 import { failStep, seedStep } from '../executor/steps.js';
 import type { FlowDefinition } from '../flow/catalog.js';
-import { RunStatus, StoreConflictError, type NewRunRecord, type RunRecord } from '../store/types.js';
+import { RunStatus, StoreConflictError, type RunRecord } from '../store/types.js';
 import { runConflict, runNotFound, unknownDefinition } from './errors.js';
 import type { EngineHandle } from './types.js';
 
@@ -28,22 +26,6 @@ export async function failUnseeded(engine: EngineHandle, record: RunRecord, mess
   }
 }
 
-/** Why an input cannot seed a run, or the frozen initial state built from a copy of it. */
-type Seedable = { ok: true; state: JsonObject } | { ok: false; message: string };
-
-function seedableState(def: FlowDefinition, input: JsonObject): Seedable {
-  if (!def.validateInput(input).ok) return { ok: false, message: 'the run input does not match the input schema' };
-  let state: unknown;
-  try {
-    // A copy: the execution that starts here keeps `input` itself, exactly as stored, whatever initialState does.
-    state = def.initialState(structuredClone(input));
-  } catch {
-    state = undefined;
-  }
-  const frozen = freezeState(state);
-  return frozen.ok ? frozen : { ok: false, message: 'the initial state could not be built from the input' };
-}
-
 /** The validated input and the frozen initial state of a pending run (the run is failed when either is unusable). */
 async function initialState(
   engine: EngineHandle,
@@ -55,65 +37,23 @@ async function initialState(
     await failUnseeded(engine, record, 'the run input is missing or unreadable');
     throw new RimthanError('invalid_input', 'the run input is missing or unreadable');
   }
-  const seedable = seedableState(def, input);
-  if (!seedable.ok) {
-    await failUnseeded(engine, record, seedable.message);
-    throw new RimthanError('invalid_input', seedable.message);
+  if (!def.validateInput(input).ok) {
+    await failUnseeded(engine, record, 'the run input does not match the input schema');
+    throw new RimthanError('invalid_input', 'the run input does not match the input schema');
   }
-  return { input, state: seedable.state };
-}
-
-/**
- * Creates a pending run and seeds it; see SessionController.startNew. Everything that can refuse the start is checked
- * before anything is written. The record and the seed commit (with this worker's lease when a slot is free) are
- * issued back to back: the store applies them in that order, and a grouping store puts both in one transaction.
- */
-export async function startNewRun(
-  engine: EngineHandle,
-  sessionId: string,
-  record: NewRunRecord,
-  input: JsonObject,
-): Promise<RunRecord> {
-  engine.assertAccepting();
-  if (record.session_id !== sessionId)
-    throw new RimthanError('invalid_arguments', 'the run belongs to another session');
-  if (record.status !== RunStatus.Pending || record.checkpoint_revision !== -1) {
-    throw new RimthanError('invalid_arguments', 'a new run must be pending, with no checkpoint');
+  let state: unknown;
+  try {
+    // A copy: the execution that starts here keeps `input` itself, exactly as stored, whatever initialState does.
+    state = def.initialState(structuredClone(input));
+  } catch {
+    state = undefined;
   }
-  if (sha256Hex(canonicalJson(input)) !== record.input_sha256) {
-    throw new RimthanError('invalid_arguments', 'input does not match the record input_sha256');
+  const frozen = freezeState(state);
+  if (!frozen.ok) {
+    await failUnseeded(engine, record, 'the initial state could not be built from the input');
+    throw new RimthanError('invalid_input', 'the initial state could not be built from the input');
   }
-  // The record as createRun will store it: revision 0, the compare-and-swap guard of the seed.
-  const view: RunRecord = { ...record, created_seq: 0, record_revision: 0 };
-  const def = pinnedDefinition(engine.catalog, view);
-  if (def === undefined) throw unknownDefinition(view);
-  const seedable = seedableState(def, input);
-  if (!seedable.ok) throw new RimthanError('invalid_input', seedable.message);
-  const step = seedStep({
-    record: view,
-    now: engine.clock.now().toISOString(),
-    totalVertices: def.graph.size,
-    flowState: seedable.state,
-    start: def.graph.start,
-  });
-  const slot = engine.reserveSlot();
-  const commit = buildStepCommit(step);
-  const created = engine.store.createRun(record);
-  const seeding = engine.store.commit(slot === undefined ? commit : { ...commit, lease: slot.lease });
-  const [made, seed] = await Promise.allSettled([created, seeding]);
-  if (made.status === 'rejected') {
-    slot?.cancel();
-    throw made.reason;
-  }
-  if (seed.status === 'rejected') {
-    // Created but not seeded (the record changed in between): the ordinary start reads it and decides.
-    slot?.cancel();
-    return startRun(engine, sessionId, record.run_id);
-  }
-  const seeded = seed.value;
-  if (slot === undefined) engine.announce(record.run_id);
-  else slot.launch(seeded, { checkpoint: step.checkpoint, input });
-  return seeded;
+  return { input, state: frozen.state };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock.js';
 import type { JsonObject } from '../../core/json.js';
 import type { ErrorContext, WarmStart } from '../executor/run-execution.js';
 import type { FlowCatalog } from '../flow/catalog.js';
-import type { ActivityEntry, CommitLease, HistoryQuery, NewRunRecord, RunRecord, RunStore } from '../store/types.js';
+import type { ActivityEntry, CommitLease, HistoryQuery, RunRecord, RunStore } from '../store/types.js';
 
 export interface SupervisorOptions {
   /** An opened store; the supervisor never opens or closes it. */
@@ -51,15 +51,6 @@ export interface SessionController {
    * Errors (RimthanError code): not_found, conflict, unknown_definition, invalid_input, unavailable.
    */
   start(runId: string): Promise<RunRecord>;
-  /**
-   * Creates the pending run `record` (of this session; its input already stored, `input` being that canonical input)
-   * and seeds it, returning once both are durable: `createRun` then `start` in one step. The record and the seed are
-   * issued back to back, so a store that groups writes (SQLite) makes both durable with one fsync. Nothing is created
-   * when the definition is unknown or the input is invalid. Errors: the StoreConflictError of createRun (duplicate run
-   * id or idempotency key) as it is; unknown_definition, invalid_input, invalid_arguments, unavailable. Optional: the
-   * run tools fall back to createRun + start without it.
-   */
-  startNew?(record: NewRunRecord, input: JsonObject): Promise<RunRecord>;
   /**
    * Continues an interrupted run at its paused vertex with a resume payload validated against the pinned definition's
    * resume schema. Errors, in the order checked: not_found, unknown_definition, resume_not_supported, conflict,
