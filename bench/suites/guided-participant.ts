@@ -18,6 +18,7 @@ import type { Release } from '../../src/registry/index.js';
 import {
   artifactsFor as faithfulArtifacts,
   outputAttestation,
+  setupAttestation,
   workspaceManifest,
 } from '../../test/support/faithful-harness.js';
 
@@ -142,34 +143,7 @@ export function moved(result: JsonObject, state: JsonObject): Position {
 
 /** The setup host attestation of a harness that delivered every asset (project-local when the adapter offers it). */
 export function hostAttestation(pos: Position): JsonObject {
-  const host = obj(pos.checkpoint['host'], 'checkpoint host');
-  const adapter = obj(pos.step['host_adapter'], 'host adapter');
-  const assets = list(pos.step['host_assets'], 'host assets').map((a) => {
-    const local = (a['project_local'] ?? null) as JsonObject | null;
-    return {
-      kind: a['kind'] as string,
-      asset_id: a['id'] as string,
-      version: a['version'] as string,
-      sha256: (local === null ? a['sha256'] : local['sha256']) as string,
-      delivery: local === null ? 'dynamic-context' : 'project-local',
-      path: local === null ? null : (local['path'] as string),
-    };
-  });
-  assets.push({
-    kind: 'host-adapter',
-    asset_id: adapter['id'] as string,
-    version: adapter['version'] as string,
-    sha256: adapter['sha256'] as string,
-    delivery: 'dynamic-context',
-    path: null,
-  });
-  return {
-    harness: host['harness'] as string,
-    adapter: { id: host['adapter_id'] as string, version: host['adapter_version'] as string },
-    host_capabilities: host['host_capabilities'] as JsonValue,
-    validator_capabilities: host['validator_capabilities'] as JsonValue,
-    assets,
-  };
+  return setupAttestation(pos.step, pos.checkpoint);
 }
 
 /** Artifacts for the step's declared outputs from `bodies`; every output must have a body. */

@@ -12,18 +12,9 @@ import {
   createReleaseScope,
 } from '../../src/guided/index.js';
 import { HostCapability, ValidatorCapability } from '../../src/registry/model.js';
-import { begin, chooseRoute, moved, passStep, proceed, toRouteSelection } from './fixtures/drive.js';
+import { begin, chooseRoute, moved, passStep, prepareArgs, proceed, toRouteSelection } from './fixtures/drive.js';
 import type { Position } from './fixtures/drive.js';
-import {
-  SECRET_A,
-  SECRET_B,
-  Session,
-  TestClock,
-  artifactsFor,
-  outputAttestation,
-  policy,
-  signerFor,
-} from './fixtures/harness.js';
+import { SECRET_A, SECRET_B, Session, TestClock, signerFor } from './fixtures/harness.js';
 import { fixtureRelease } from './fixtures/release.js';
 
 const release = fixtureRelease();
@@ -117,16 +108,8 @@ describe('token kinds, keys and releases', () => {
   test('a validation-bundle token presented as a checkpoint fails, and a checkpoint token as a bundle fails', () => {
     const session = new Session(scope);
     const pos = deskResearch(session);
-    const step = pos.step as JsonObject;
-    const artifacts = artifactsFor(step, { 'evidence-log': JSON.stringify({ sources: [{ title: 't', claim: 'c' }] }) });
-    const prepared = session.prepare({
-      checkpoint: pos.checkpoint,
-      confirmed_state: pos.state,
-      artifacts,
-      repository_policy: policy(),
-      validator_capabilities: (pos.checkpoint['host'] as JsonObject)['validator_capabilities'] as JsonValue,
-      output_attestation: outputAttestation(step, artifacts),
-    });
+    const evidence = JSON.stringify({ sources: [{ title: 't', claim: 'c' }] });
+    const prepared = session.prepare(prepareArgs(pos, { 'evidence-log': evidence }));
     const bundle = prepared['validation_bundle'] as JsonObject;
     const asCheckpoint = { ...pos.checkpoint, token: bundle['validation_token'] as string };
     assert.equal(
@@ -150,16 +133,7 @@ describe('token kinds, keys and releases', () => {
   test('a bundle bound to an older checkpoint is refused', () => {
     const session = new Session(scope);
     const pos = deskResearch(session);
-    const step = pos.step as JsonObject;
-    const artifacts = artifactsFor(step, { 'evidence-log': JSON.stringify({ sources: [{ title: 't', claim: 'c' }] }) });
-    const args = {
-      checkpoint: pos.checkpoint,
-      confirmed_state: pos.state,
-      artifacts,
-      repository_policy: policy(),
-      validator_capabilities: (pos.checkpoint['host'] as JsonObject)['validator_capabilities'] as JsonValue,
-      output_attestation: outputAttestation(step, artifacts),
-    };
+    const args = prepareArgs(pos, { 'evidence-log': JSON.stringify({ sources: [{ title: 't', claim: 'c' }] }) });
     const prepared = session.prepare(args);
     const failed = session.submit({
       checkpoint: pos.checkpoint,

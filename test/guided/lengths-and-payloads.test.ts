@@ -5,26 +5,12 @@ import { BlockerCode, GuidedToolName } from '../../src/guided/index.js';
 import { blockersJson } from '../../src/guided/engine/deps.js';
 import type { Blocker } from '../../src/guided/outcomes.js';
 import { compileWorkflowEngineContracts } from '../../src/mcp/workflow-engine-profile.js';
-import { BODIES, begin, chooseRoute, toRouteSelection } from './fixtures/drive.js';
-import type { Position } from './fixtures/drive.js';
-import { Session, artifactsFor, hostDeclaration, outputAttestation, policy } from './fixtures/harness.js';
+import { BODIES, begin, chooseRoute, prepareArgs, toRouteSelection } from './fixtures/drive.js';
+import { Session, hostDeclaration } from './fixtures/harness.js';
 import { fixtureRelease } from './fixtures/release.js';
 
 const release = fixtureRelease();
 const GRINNING = '\u{1F600}'; // one code point, two UTF-16 units
-
-function prepareArgs(pos: Position, bodies: Record<string, string>): JsonObject {
-  const step = pos.step as JsonObject;
-  const artifacts = artifactsFor(step, bodies);
-  return {
-    checkpoint: pos.checkpoint,
-    confirmed_state: pos.state,
-    artifacts,
-    repository_policy: policy(),
-    validator_capabilities: (pos.checkpoint['host'] as JsonObject)['validator_capabilities'] as JsonValue,
-    output_attestation: outputAttestation(step, artifacts),
-  };
-}
 
 /** An evidence log (fixture schema: claim maxLength 2000) whose one claim is `claim`, as JSON text. */
 function evidence(claim: string): string {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { inspect } from 'node:util';
-import type { JsonObject, JsonValue } from '../../src/core/index.js';
+import type { JsonObject } from '../../src/core/index.js';
 import { createReleaseScope } from '../../src/guided/index.js';
-import { OBJECTIVE, chooseRoute, moved, toRouteSelection } from './fixtures/drive.js';
-import { Session, artifactsFor, outputAttestation, policy, reportsFor } from './fixtures/harness.js';
+import { OBJECTIVE, chooseRoute, moved, prepareArgs, toRouteSelection } from './fixtures/drive.js';
+import { Session, reportsFor } from './fixtures/harness.js';
 import { fixtureRelease } from './fixtures/release.js';
 
 const MARKER = 'PARTICIPANT-MARKER-5b1e0c7d';
@@ -24,17 +24,8 @@ test('participant artifacts and findings are transient and not checkpointed', ()
   };
   keep(pos.checkpoint);
 
-  const step = pos.step as JsonObject;
   const evidence = JSON.stringify({ sources: [{ title: 'Interview notes', claim: `${MARKER} says batch is fine` }] });
-  const artifacts = artifactsFor(step, { 'evidence-log': evidence });
-  const prepared = session.prepare({
-    checkpoint: pos.checkpoint,
-    confirmed_state: pos.state,
-    artifacts,
-    repository_policy: policy(),
-    validator_capabilities: (pos.checkpoint['host'] as JsonObject)['validator_capabilities'] as JsonValue,
-    output_attestation: outputAttestation(step, artifacts),
-  });
+  const prepared = session.prepare(prepareArgs(pos, { 'evidence-log': evidence }));
   assert.equal(prepared['status'], 'ready_for_semantic_validation');
   const bundle = prepared['validation_bundle'] as JsonObject;
   signed.push(JSON.stringify(prepared), decoded(bundle['validation_token'] as string));

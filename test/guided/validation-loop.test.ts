@@ -9,31 +9,18 @@ import {
   chooseRoute,
   moved,
   passStep,
+  prepareArgs,
   proceed,
   stepId,
   toRouteSelection,
 } from './fixtures/drive.js';
-import type { Position } from './fixtures/drive.js';
-import { Session, artifactsFor, outputAttestation, policy, reportsFor } from './fixtures/harness.js';
+import { Session, reportsFor } from './fixtures/harness.js';
 import { fixtureRelease } from './fixtures/release.js';
 
 const release = fixtureRelease();
 
 function decodeToken(token: string): string {
   return Buffer.from(token.split('.')[0] as string, 'base64url').toString('utf8');
-}
-
-function prepareArgs(pos: Position, bodies: Record<string, string>): JsonObject {
-  const step = pos.step as JsonObject;
-  const artifacts = artifactsFor(step, bodies);
-  return {
-    checkpoint: pos.checkpoint,
-    confirmed_state: pos.state,
-    artifacts,
-    repository_policy: policy(),
-    validator_capabilities: (pos.checkpoint['host'] as JsonObject)['validator_capabilities'] as JsonValue,
-    output_attestation: outputAttestation(step, artifacts),
-  };
 }
 
 function protocolReason(fn: () => unknown): string | undefined {

@@ -79,3 +79,36 @@ export function reportsFor(
     };
   });
 }
+
+/** The setup host attestation a faithful harness reports for a setup step payload (project-local when offered). */
+export function setupAttestation(step: JsonObject, checkpoint: JsonObject, preferProjectLocal = true): JsonObject {
+  const host = checkpoint['host'] as JsonObject;
+  const adapter = step['host_adapter'] as JsonObject;
+  const assets = (step['host_assets'] as JsonObject[]).map((a) => {
+    const local = a['project_local'] as JsonObject | null;
+    const useLocal = preferProjectLocal && local !== null;
+    return {
+      kind: a['kind'] as string,
+      asset_id: a['id'] as string,
+      version: a['version'] as string,
+      sha256: useLocal ? (local['sha256'] as string) : (a['sha256'] as string),
+      delivery: useLocal ? 'project-local' : 'dynamic-context',
+      path: useLocal ? (local['path'] as string) : null,
+    };
+  });
+  assets.push({
+    kind: 'host-adapter',
+    asset_id: adapter['id'] as string,
+    version: adapter['version'] as string,
+    sha256: adapter['sha256'] as string,
+    delivery: 'dynamic-context',
+    path: null,
+  });
+  return {
+    harness: host['harness'] as string,
+    adapter: { id: host['adapter_id'] as string, version: host['adapter_version'] as string },
+    host_capabilities: host['host_capabilities'] as JsonValue,
+    validator_capabilities: host['validator_capabilities'] as JsonValue,
+    assets,
+  };
+}
