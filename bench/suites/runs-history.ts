@@ -19,6 +19,7 @@ import { fmt, fmtNs } from '../format.js';
 import { compare } from '../harness.js';
 import type { Figure, SuiteContext } from '../model.js';
 import type { TempFolder } from '../tmp.js';
+import { newRun } from '../../test/runs/store-fixtures.js';
 
 const PER_COMMIT = 1000;
 const PAGE = 50;
@@ -54,26 +55,10 @@ export async function writeRunWithHistory(store: RunStore, session: string, even
   const input = '{}';
   const input_sha256 = sha256Hex(input);
   await store.putInput(input_sha256, input);
-  const run_id = randomUUID();
-  let run = await store.createRun({
-    session_id: session,
-    run_id,
-    definition_name: 'bench_history',
-    definition_version: 'v1',
-    parent_run_id: null,
-    input_sha256,
-    idempotency_key: null,
-    status: RunStatus.Pending,
-    status_summary: '',
-    cancel_requested: false,
-    checkpoint_revision: -1,
-    activity_cursor: 0,
-    artifacts: [],
-    artifact_namespace: { session_id: session, run_id, input_kind: '', input_session_id: '', input_run_id: '' },
-    interrupt: null,
-    created_at: at,
-    updated_at: at,
-  });
+  let run = await store.createRun(
+    newRun(session, { definition_name: 'bench_history', input_sha256, created_at: at, updated_at: at }),
+  );
+  const run_id = run.run_id;
   for (let first = 0; first < events; first += PER_COMMIT) {
     const count = Math.min(PER_COMMIT, events - first);
     run = await store.commit({

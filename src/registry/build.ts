@@ -1,4 +1,5 @@
 /** Checking and building an authoring source folder into an immutable release file. */
+import type { ReleaseContent } from './content.js';
 import type { Release, ReleaseFile } from './model.js';
 import { assembleReleaseFile, releaseOf } from './manifest.js';
 import { sortProblems } from './problems.js';
@@ -15,17 +16,9 @@ export type BuildResult = { ok: true; file: ReleaseFile } | { ok: false; problem
  * On success also returns the release the source compiles to, so callers can graph or inspect it without a build.
  */
 export function checkSource(dir: string): CheckSourceResult {
-  const loaded = loadSource(dir);
-  const problems = sortProblems([
-    ...loaded.problems,
-    ...validateContent(loaded.content, {
-      locate: loaded.locate,
-      unloaded: loaded.unloaded,
-      headerLoaded: loaded.headerLoaded,
-    }),
-  ]);
-  if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, release: releaseOf(assembleReleaseFile(loaded.content)), problems: [] };
+  const checked = loadAndValidate(dir);
+  if (!checked.ok) return checked;
+  return { ok: true, release: releaseOf(assembleReleaseFile(checked.content)), problems: [] };
 }
 
 /**
@@ -34,6 +27,13 @@ export function checkSource(dir: string): CheckSourceResult {
  * `serializeReleaseFile` for byte-identical output).
  */
 export function buildRelease(dir: string): BuildResult {
+  const checked = loadAndValidate(dir);
+  if (!checked.ok) return checked;
+  return { ok: true, file: assembleReleaseFile(checked.content) };
+}
+
+/** Loads the source folder and runs every authoring rule; the sorted problems, or the content when there are none. */
+function loadAndValidate(dir: string): { ok: true; content: ReleaseContent } | { ok: false; problems: Problem[] } {
   const loaded = loadSource(dir);
   const problems = sortProblems([
     ...loaded.problems,
@@ -43,6 +43,5 @@ export function buildRelease(dir: string): BuildResult {
       headerLoaded: loaded.headerLoaded,
     }),
   ]);
-  if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, file: assembleReleaseFile(loaded.content) };
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, content: loaded.content };
 }
