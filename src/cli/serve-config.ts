@@ -31,41 +31,54 @@ export function requestCap(env: CliIo['env'], profile: ProfileName): number {
 const MAX_TOKENS = 1024;
 const TOKEN = /^[\x21-\x7e]{16,4096}$/;
 
+/** The option and environment variable a command reads its bearer tokens from (named in every problem). */
+export interface TokenSettings {
+  readonly flag: string;
+  readonly env: string;
+}
+
+const MCP_TOKENS: TokenSettings = { flag: '--token-file', env: 'RIMTHAN_MCP_BEARER_TOKEN' };
+
 /**
  * The accepted bearer tokens: every non-blank line of `--token-file` (trimmed; each token is its own principal, so
  * with the runs profile its own session), or RIMTHAN_MCP_BEARER_TOKEN; undefined for none. Problems name the setting
- * and the line number, never a token.
+ * and the line number, never a token. `settings` names another option and variable (the console's admin tokens).
  */
-export function bearerTokens(tokenFile: string | undefined, io: CliIo): string[] | undefined {
+export function bearerTokens(
+  tokenFile: string | undefined,
+  io: CliIo,
+  settings: TokenSettings = MCP_TOKENS,
+): string[] | undefined {
+  const { flag, env } = settings;
   let tokens: string[];
   if (tokenFile !== undefined) {
     let text: string;
     try {
       text = readFileSync(resolve(io.cwd, tokenFile), 'utf8');
     } catch (error) {
-      throw new CommandFailed('invalid_config', `cannot read --token-file ${tokenFile}`, { cause: error });
+      throw new CommandFailed('invalid_config', `cannot read ${flag} ${tokenFile}`, { cause: error });
     }
     const lines = text.split(/\r?\n/).map((line, i) => ({ token: line.trim(), line: i + 1 }));
     const present = lines.filter((l) => l.token !== '');
-    if (present.length === 0) throw new CommandFailed('invalid_config', `--token-file ${tokenFile} holds no token`);
+    if (present.length === 0) throw new CommandFailed('invalid_config', `${flag} ${tokenFile} holds no token`);
     if (present.length > MAX_TOKENS)
-      throw new CommandFailed('invalid_config', `--token-file holds more than ${MAX_TOKENS} tokens`);
+      throw new CommandFailed('invalid_config', `${flag} holds more than ${MAX_TOKENS} tokens`);
     const bad = present.find((l) => !TOKEN.test(l.token));
     if (bad !== undefined) {
       throw new CommandFailed(
         'invalid_config',
-        `--token-file ${tokenFile} line ${bad.line}: a bearer token must be 16 to 4096 printable ASCII characters without spaces`,
+        `${flag} ${tokenFile} line ${bad.line}: a bearer token must be 16 to 4096 printable ASCII characters without spaces`,
       );
     }
     tokens = present.map((l) => l.token);
   } else {
-    const fromEnv = io.env['RIMTHAN_MCP_BEARER_TOKEN'];
+    const fromEnv = io.env[env];
     if (fromEnv === undefined || fromEnv === '') return undefined;
     tokens = [fromEnv.trim()];
     if (!TOKEN.test(tokens[0] ?? '')) {
       throw new CommandFailed(
         'invalid_config',
-        'RIMTHAN_MCP_BEARER_TOKEN must be 16 to 4096 printable ASCII characters without spaces',
+        `${env} must be 16 to 4096 printable ASCII characters without spaces`,
       );
     }
   }
