@@ -91,7 +91,9 @@ export function consoleListener(opts: ConsoleServerOptions): (req: IncomingMessa
     const who = auth.principalOf(req);
     if (who === undefined) {
       req.resume();
-      return sendError(res, { code: 'unauthorized', message: 'sign in first' });
+      return auth.mode === 'link'
+        ? sendError(res, { code: 'unauthorized', reason: 'link', message: 'sign in with the link rimthan console printed' })
+        : sendError(res, { code: 'unauthorized', reason: 'login', message: 'sign in with your token' });
     }
     // A cookie rides along on any request the browser sends: a state change must also prove it comes from our page.
     if (method !== 'GET' && who.via === 'cookie' && req.headers.origin === undefined) {
