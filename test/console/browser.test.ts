@@ -72,6 +72,29 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
     await other.close();
   });
 
+  test('with admin tokens, a person signs in on the login page and sees only their own session', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rimthan-console-tokens-'));
+    writeFileSync(join(dir, 'tokens'), 'browser-test-token-0123456789abcdef\n');
+    const withTokens = await startConsoleCli(['--admin-token-file', join(dir, 'tokens')]);
+    const other = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    try {
+      const login = await other.newPage();
+      await login.goto(withTokens.url);
+      await login.getByRole('link', { name: 'Sign in with your token' }).click();
+      await login.fill('#token', 'browser-test-token-0123456789abcdef');
+      await screenshot(login, 'login');
+      await login.getByRole('button', { name: 'Sign in' }).click();
+      await login.locator('tr[data-release="research-2026.11.1"]').waitFor();
+      await login.goto(`${withTokens.origin}/#/runs`);
+      await login.getByText('Your session:').waitFor();
+      assert.equal(await login.locator('#session').count(), 0, 'no session picker for a caller');
+    } finally {
+      await other.close();
+      assert.equal(await withTokens.stop(), 0);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('shows the releases with the active one, and the packaged workflow as a graph', async () => {
     const row = page.locator('tr[data-release="research-2026.11.1"]');
     await row.locator('.badge-active').waitFor();
@@ -166,7 +189,7 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
     assert.equal(await page.locator('table.runs tbody tr').count(), 2);
     await page.selectOption('select[name="status"]', 'cancelled');
     await page.waitForURL(/status=cancelled/);
-    await page.waitForFunction('document.querySelectorAll("table.runs tbody tr").length === 1');
+    await page.locator('table.runs tbody tr').nth(1).waitFor({ state: 'detached' });
     await page.locator('table.runs .badge-status-cancelled').waitFor();
     await seen();
     await screenshot(page, 'runs');

@@ -53,6 +53,11 @@ export async function consoleCommand(argv: string[], io: CliIo): Promise<void> {
   }
   const maxRequestBytes = requestCap(io.env, ProfileName.Runs);
   const signing = loadSigningSetup(io.env);
+  io.err(
+    signing.source === 'environment'
+      ? `rimthan: checking session files with key "${signing.ring.activeKeyId}" from RIMTHAN_WORKFLOW_SIGNING_SECRET`
+      : `rimthan: checking session files with the key in ${signing.path ?? ''}`,
+  );
   const dir = stringOption(parsed, 'releases');
   const releases = folderConsoleStore(dir === undefined ? packagedReleaseStore() : new FolderReleaseStore(resolve(io.cwd, dir)));
   const workspaces = stringList(parsed, 'workspace').map((w) => ({ label: w, dir: resolve(io.cwd, w) }));

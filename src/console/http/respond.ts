@@ -1,6 +1,6 @@
 /**
  * Every answer the console sends: the security headers (a strict Content-Security-Policy with no inline script or
- * style and no eval, no framing, no referrer, no sniffing), `Cache-Control: no-store`, and JSON errors in the run
+ * style and no eval, no framing, no referrer beyond our own pages, no sniffing), `Cache-Control: no-store`, and JSON errors in the run
  * tools' shape `{error: {code, message}}` with the HTTP status that fits the code. Nothing is logged per request.
  */
 import type { ServerResponse } from 'node:http';
@@ -24,7 +24,8 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': CACHE_CONTROL,
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
+  // Not no-referrer: with it a form POST carries `Origin: null`, which the Origin check must refuse.
+  'Referrer-Policy': 'same-origin',
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), interest-cohort=()',
