@@ -76,10 +76,7 @@ export function bearerTokens(
     if (fromEnv === undefined || fromEnv === '') return undefined;
     tokens = [fromEnv.trim()];
     if (!TOKEN.test(tokens[0] ?? '')) {
-      throw new CommandFailed(
-        'invalid_config',
-        `${env} must be 16 to 4096 printable ASCII characters without spaces`,
-      );
+      throw new CommandFailed('invalid_config', `${env} must be 16 to 4096 printable ASCII characters without spaces`);
     }
   }
   return [...new Set(tokens)];

@@ -107,8 +107,17 @@ export interface ReleaseAnswer {
   readonly registry_id: string;
   readonly manifest_sha256: string;
   readonly channels: readonly ChannelName[];
-  readonly workflows: readonly (RefView & { readonly title: string; readonly description: string; readonly steps: number })[];
-  readonly entries: readonly { readonly type: string; readonly key: string; readonly version: string; readonly sha256: string }[];
+  readonly workflows: readonly (RefView & {
+    readonly title: string;
+    readonly description: string;
+    readonly steps: number;
+  })[];
+  readonly entries: readonly {
+    readonly type: string;
+    readonly key: string;
+    readonly version: string;
+    readonly sha256: string;
+  }[];
 }
 
 export interface WorkflowAnswer {
@@ -204,7 +213,11 @@ export interface MigrationView {
   readonly invalidated_validators: readonly string[];
   /** The target's confirmed-state schema: every field must be confirmed again after the checkpoint. */
   readonly reconfirm_schema: RefView | null;
-  readonly host_adapters: readonly { readonly harness: string; readonly from: RefView | null; readonly to: RefView | null }[];
+  readonly host_adapters: readonly {
+    readonly harness: string;
+    readonly from: RefView | null;
+    readonly to: RefView | null;
+  }[];
 }
 
 export interface DiffAnswer {
@@ -303,7 +316,11 @@ export interface SessionAnswer {
   } | null;
   readonly graph: GraphView | null;
   readonly receipts: {
-    readonly artifacts: readonly { readonly artifact_id: string; readonly sha256: string; readonly step: string | null }[];
+    readonly artifacts: readonly {
+      readonly artifact_id: string;
+      readonly sha256: string;
+      readonly step: string | null;
+    }[];
     readonly validators: readonly { readonly key: string; readonly outcome: string; readonly input_sha256: string }[];
   };
   /** Steps whose outputs and required validators all hold receipts in the checkpoint. */

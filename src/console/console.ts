@@ -62,7 +62,10 @@ export async function startConsole(opts: ConsoleOptions): Promise<RunningConsole
   const tokens = opts.tokens ?? [];
   const loopback = isLoopback(opts.host);
   if (!loopback && tokens.length === 0) {
-    throw new RimthanError('invalid_config', `the console on ${opts.host} needs credentials; without them, listen on 127.0.0.1`);
+    throw new RimthanError(
+      'invalid_config',
+      `the console on ${opts.host} needs credentials; without them, listen on 127.0.0.1`,
+    );
   }
   const assets = loadAssets(opts.assetsDir);
   const auth = new ConsoleAuth({
@@ -91,7 +94,13 @@ export async function startConsole(opts: ConsoleOptions): Promise<RunningConsole
   const server = await startConsoleServer({
     host: opts.host,
     port: opts.port,
-    allowedHosts: ['localhost', '127.0.0.1', '[::1]', ...(named === '0.0.0.0' || named === '[::]' ? [] : [named]), ...(opts.allowedHosts ?? [])],
+    allowedHosts: [
+      'localhost',
+      '127.0.0.1',
+      '[::1]',
+      ...(named === '0.0.0.0' || named === '[::]' ? [] : [named]),
+      ...(opts.allowedHosts ?? []),
+    ],
     allowedOrigins: opts.allowedOrigins ?? [],
     auth,
     assets,

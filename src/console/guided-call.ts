@@ -9,7 +9,8 @@ import type { GuidedToolName } from '../guided/index.js';
 import { createWorkflowEngineProfile, runToolCall } from '../mcp/index.js';
 import type { FaultReporter, ReleaseProvider, ToolFailure } from '../mcp/index.js';
 
-export type GuidedOutcome = { readonly ok: true; readonly value: JsonObject } | { readonly ok: false; readonly error: ToolFailure };
+export type GuidedOutcome =
+  { readonly ok: true; readonly value: JsonObject } | { readonly ok: false; readonly error: ToolFailure };
 
 export type GuidedCall = (tool: GuidedToolName, args: JsonObject) => Promise<GuidedOutcome>;
 
@@ -52,6 +53,6 @@ export function guidedCaller(opts: {
       return { ok: false, error: failureOf(block?.type === 'text' ? block.text : undefined) };
     }
     const value = result.structuredContent;
-    return isJsonObject(value as never) ? { ok: true, value: value as JsonObject } : { ok: false, error: failureOf(undefined) };
+    return isJsonObject(value) ? { ok: true, value: value } : { ok: false, error: failureOf(undefined) };
   };
 }

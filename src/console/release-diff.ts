@@ -55,9 +55,7 @@ function entryChanges(from: Release, to: Release): DiffAnswer['entries'] {
 }
 
 function newest(release: Release, id: string): WorkflowDefinition | undefined {
-  return release.workflows
-    .filter((w) => w.id === id)
-    .sort((x, y) => compareVersions(y.version, x.version))[0];
+  return release.workflows.filter((w) => w.id === id).sort((x, y) => compareVersions(y.version, x.version))[0];
 }
 
 const ASPECTS: readonly [string, (s: StepDefinition) => unknown][] = [
@@ -71,14 +69,19 @@ const ASPECTS: readonly [string, (s: StepDefinition) => unknown][] = [
   ['question', (s) => s.question ?? null],
 ];
 
-function stepChanges(from: WorkflowDefinition | undefined, to: WorkflowDefinition | undefined): WorkflowDiffView['steps'] {
+function stepChanges(
+  from: WorkflowDefinition | undefined,
+  to: WorkflowDefinition | undefined,
+): WorkflowDiffView['steps'] {
   const a = new Map((from?.steps ?? []).map((s) => [s.id, s]));
   const b = new Map((to?.steps ?? []).map((s) => [s.id, s]));
   const changed: StepChange[] = [];
   for (const [id, left] of a) {
     const right = b.get(id);
     if (right === undefined) continue;
-    const aspects = ASPECTS.filter(([, pick]) => canonicalJson(pick(left) as never) !== canonicalJson(pick(right) as never));
+    const aspects = ASPECTS.filter(
+      ([, pick]) => canonicalJson(pick(left) as never) !== canonicalJson(pick(right) as never),
+    );
     if (aspects.length > 0) changed.push({ id, aspects: aspects.map(([name]) => name) });
   }
   return {
@@ -109,7 +112,9 @@ function migration(from: Release, source: WorkflowDefinition, target: ReleaseSco
     target,
     candidate?.version ?? source.version,
   );
-  const harnesses = [...new Set([...Object.keys(source.host_adapters), ...Object.keys(candidate?.host_adapters ?? {})])];
+  const harnesses = [
+    ...new Set([...Object.keys(source.host_adapters), ...Object.keys(candidate?.host_adapters ?? {})]),
+  ];
   const host_adapters = harnesses.sort().map((harness) => {
     const pinned = (w: WorkflowDefinition | undefined): { id: string; version: string } | null => {
       const ref = w?.host_adapters[harness as keyof WorkflowDefinition['host_adapters']];

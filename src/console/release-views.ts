@@ -136,7 +136,8 @@ function validatorViews(release: Release, step: StepDefinition): ValidatorView[]
       required: v?.required ?? false,
       required_capabilities: [...(v?.required_capabilities ?? [])],
       input_artifacts: [...(v?.input_artifacts ?? [])],
-      brief: v === undefined ? null : assetView(assetOf(release, AssetKind.ValidatorBrief, v.brief.id, v.brief.version)),
+      brief:
+        v === undefined ? null : assetView(assetOf(release, AssetKind.ValidatorBrief, v.brief.id, v.brief.version)),
     };
   });
 }

@@ -58,7 +58,11 @@ export async function streamRunEvents(
   res.on('close', () => {
     closed = true;
   });
-  res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+  });
   res.write('retry: 1000\n\n');
   let run: JsonObject = first.value;
   let shown = '';

@@ -29,8 +29,8 @@ const STATUSES: ReadonlySet<string> = new Set(Object.values(RunStatus));
 function matches(run: JsonObject, filter: RunFilter): boolean {
   if (filter.status !== undefined && run['run_status'] !== filter.status) return false;
   if (filter.definition === undefined) return true;
-  const name = run['definition_name'];
-  return filter.definition === name || filter.definition === `${String(name)}@${String(run['definition_version'])}`;
+  const name = run['definition_name'] as string;
+  return filter.definition === name || filter.definition === `${name}@${run['definition_version'] as string}`;
 }
 
 export class ConsoleRuns {
@@ -41,23 +41,37 @@ export class ConsoleRuns {
   /** One run tool call of `session` with `args` (sent to the tool as JSON text, decoded by it). */
   async call(session: string, tool: ToolName, args: JsonObject): Promise<RunToolResult> {
     const found = this.#tools(session).find((t) => t.name === tool);
-    if (found === undefined) return { ok: false, error: { code: RunToolErrorCode.Internal, message: 'internal error' } };
+    if (found === undefined)
+      return { ok: false, error: { code: RunToolErrorCode.Internal, message: 'internal error' } };
     return found.invoke(canonicalJson(args));
   }
 
   /** Runs of `session` matching `filter`, in creation order, from the list cursor `after`. */
   async find(session: string, filter: RunFilter): Promise<RunToolResult> {
     if (filter.status !== undefined && !STATUSES.has(filter.status)) {
-      return { ok: false, error: { code: RunToolErrorCode.InvalidArguments, message: 'argument "status" is not a run status' } };
+      return {
+        ok: false,
+        error: { code: RunToolErrorCode.InvalidArguments, message: 'argument "status" is not a run status' },
+      };
     }
     if (filter.definition !== undefined && (filter.definition.length === 0 || filter.definition.length > 257)) {
-      return { ok: false, error: { code: RunToolErrorCode.InvalidArguments, message: 'argument "definition" must be NAME or NAME@VERSION' } };
+      return {
+        ok: false,
+        error: {
+          code: RunToolErrorCode.InvalidArguments,
+          message: 'argument "definition" must be NAME or NAME@VERSION',
+        },
+      };
     }
     const runs: SafeRunView[] = [];
     let after = filter.after;
     let scanned = 0;
     while (scanned < MAX_SCANNED && runs.length < FIND_PAGE) {
-      const page = await this.call(session, RunToolName.RunList, after === undefined ? { limit: 100 } : { after, limit: 100 });
+      const page = await this.call(
+        session,
+        RunToolName.RunList,
+        after === undefined ? { limit: 100 } : { after, limit: 100 },
+      );
       if (!page.ok) return page;
       const listed = (page.value['runs'] as JsonObject[] | undefined) ?? [];
       scanned += listed.length;

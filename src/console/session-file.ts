@@ -19,13 +19,15 @@ export interface SessionFile {
   readonly confirmed_state: JsonObject;
 }
 
-export type SessionRead = { readonly ok: true; readonly session: SessionFile } | { readonly ok: false; readonly message: string };
+export type SessionRead =
+  { readonly ok: true; readonly session: SessionFile } | { readonly ok: false; readonly message: string };
 
 /** Checks the documented shape: exactly `checkpoint` and `confirmed_state`, both objects. */
 export function sessionFileOf(value: JsonValue): SessionRead {
   if (!isJsonObject(value)) return { ok: false, message: 'a session file is one JSON object' };
   const extra = Object.keys(value).find((k) => k !== 'checkpoint' && k !== 'confirmed_state');
-  if (extra !== undefined) return { ok: false, message: 'a session file holds only "checkpoint" and "confirmed_state"' };
+  if (extra !== undefined)
+    return { ok: false, message: 'a session file holds only "checkpoint" and "confirmed_state"' };
   const checkpoint = value['checkpoint'];
   const confirmed = value['confirmed_state'];
   if (!isJsonObject(checkpoint)) return { ok: false, message: '"checkpoint" must be the checkpoint envelope object' };
@@ -43,7 +45,8 @@ function readBounded(path: string): { ok: true; bytes: Uint8Array } | { ok: fals
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { ok: false, message: `${SESSION_FILE} is not a regular file` };
-    if (stat.size > MAX_SESSION_FILE_BYTES) return { ok: false, message: `${SESSION_FILE} exceeds ${MAX_SESSION_FILE_BYTES} bytes` };
+    if (stat.size > MAX_SESSION_FILE_BYTES)
+      return { ok: false, message: `${SESSION_FILE} exceeds ${MAX_SESSION_FILE_BYTES} bytes` };
     const buffer = Buffer.alloc(stat.size + 1);
     let length = 0;
     for (;;) {
@@ -62,7 +65,8 @@ function readBounded(path: string): { ok: true; bytes: Uint8Array } | { ok: fals
 export function readSessionFile(workspace: string): SessionRead {
   const folder = join(workspace, '.rimthan');
   try {
-    if (lstatSync(folder).isSymbolicLink()) return { ok: false, message: '.rimthan is a symbolic link; it is not followed' };
+    if (lstatSync(folder).isSymbolicLink())
+      return { ok: false, message: '.rimthan is a symbolic link; it is not followed' };
   } catch {
     return { ok: false, message: `no ${SESSION_FILE} in this workspace` };
   }

@@ -14,7 +14,7 @@ import type { GuidedCall } from './guided-call.js';
 import { findWorkflow, graphView } from './release-views.js';
 import type { SessionFile } from './session-file.js';
 
-const obj = (v: JsonValue | undefined): JsonObject => (isJsonObject(v as never) ? (v as JsonObject) : {});
+const obj = (v: JsonValue | undefined): JsonObject => (isJsonObject(v) ? v : {});
 const str = (v: JsonValue | undefined): string => (typeof v === 'string' ? v : '');
 
 function emptyAnswer(problem: SessionAnswer['problem']): SessionAnswer {
@@ -37,7 +37,12 @@ function emptyAnswer(problem: SessionAnswer['problem']): SessionAnswer {
 }
 
 /** Steps whose outputs all hold receipts and whose required validators all hold pass receipts. */
-function doneSteps(release: Release, workflow: WorkflowDefinition, artifacts: JsonObject, validators: JsonObject): string[] {
+function doneSteps(
+  release: Release,
+  workflow: WorkflowDefinition,
+  artifacts: JsonObject,
+  validators: JsonObject,
+): string[] {
   const required = (step: StepDefinition): string[] =>
     step.validators
       .filter((ref) => release.validators.find((v) => v.id === ref.id && v.version === ref.version)?.required === true)
@@ -84,8 +89,8 @@ function confirmedFields(session: SessionFile, workflow: WorkflowDefinition): Se
 }
 
 function questionOf(value: JsonValue | undefined): QuestionView | null {
-  if (!isJsonObject(value as never)) return null;
-  const q = value as JsonObject;
+  if (!isJsonObject(value)) return null;
+  const q = value;
   const options = Array.isArray(q['options']) ? q['options'] : [];
   return {
     field: str(q['field']),
@@ -97,7 +102,13 @@ function questionOf(value: JsonValue | undefined): QuestionView | null {
   };
 }
 
-function nextCall(result: JsonObject, workflow: WorkflowDefinition, current: string, artifacts: JsonObject, validators: JsonObject): NextCallView {
+function nextCall(
+  result: JsonObject,
+  workflow: WorkflowDefinition,
+  current: string,
+  artifacts: JsonObject,
+  validators: JsonObject,
+): NextCallView {
   const status = str(result['status']);
   const payload = obj(result['step']);
   const stepOf = obj(payload['step']);
@@ -117,7 +128,11 @@ function nextCall(result: JsonObject, workflow: WorkflowDefinition, current: str
     };
   }
   if (step !== null && step.id !== current) {
-    return { ...base, tool: GuidedToolName.ContinueWorkflow, summary: `Continue: the workflow moves on to "${step.title}".` };
+    return {
+      ...base,
+      tool: GuidedToolName.ContinueWorkflow,
+      summary: `Continue: the workflow moves on to "${step.title}".`,
+    };
   }
   const definition = workflow.steps.find((s) => s.id === current);
   const outputs = (payload['outputs'] as JsonObject[] | undefined) ?? [];
@@ -127,7 +142,12 @@ function nextCall(result: JsonObject, workflow: WorkflowDefinition, current: str
     .map((o) => ({ artifact_id: str(o['artifact_id']), path: str(o['path']) }));
   const missing_validators = stepValidators
     .filter((v) => !Object.hasOwn(validators, refKey(str(v['validator_id']), str(v['validator_version']))))
-    .map((v) => ({ id: str(v['validator_id']), version: str(v['validator_version']), title: str(v['title']), required: v['required'] === true }));
+    .map((v) => ({
+      id: str(v['validator_id']),
+      version: str(v['validator_version']),
+      title: str(v['title']),
+      required: v['required'] === true,
+    }));
   return {
     ...base,
     missing_outputs,
@@ -146,7 +166,11 @@ function blockersOf(result: JsonObject): SessionAnswer['blockers'] {
     const o = obj(b);
     const detail = ['capability', 'field', 'path'].map((k) => str(o[k])).find((s) => s !== '') ?? '';
     const adapter = obj(o['expected_adapter']);
-    return { code: str(o['code']), detail: detail !== '' ? detail : adapter['id'] === undefined ? '' : `${str(adapter['id'])}@${str(adapter['version'])}` };
+    return {
+      code: str(o['code']),
+      detail:
+        detail !== '' ? detail : adapter['id'] === undefined ? '' : `${str(adapter['id'])}@${str(adapter['version'])}`,
+    };
   });
 }
 
@@ -170,7 +194,10 @@ export async function inspectSession(
   const wf = obj(checkpoint['workflow']);
   const workflow = pinned === undefined ? undefined : findWorkflow(pinned, str(wf['id']), str(wf['version']));
   if (pinned === undefined || workflow === undefined) {
-    return emptyAnswer({ code: 'release_unavailable', message: 'the pinned release is no longer in the release store' });
+    return emptyAnswer({
+      code: 'release_unavailable',
+      message: 'the pinned release is no longer in the release store',
+    });
   }
   const artifacts = obj(checkpoint['artifacts']);
   const validators = obj(checkpoint['validators']);
@@ -198,7 +225,11 @@ export async function inspectSession(
         .map((id) => ({ artifact_id: id, sha256: str(artifacts[id]), step: owner.get(id) ?? null })),
       validators: Object.keys(validators)
         .sort()
-        .map((key) => ({ key, outcome: str(obj(validators[key])['outcome']), input_sha256: str(obj(validators[key])['input_sha256']) })),
+        .map((key) => ({
+          key,
+          outcome: str(obj(validators[key])['outcome']),
+          input_sha256: str(obj(validators[key])['input_sha256']),
+        })),
     },
     done_steps: doneSteps(pinned, workflow, artifacts, validators),
     next: outcome.ok ? nextCall(outcome.value, workflow, current, artifacts, validators) : null,

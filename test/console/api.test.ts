@@ -27,7 +27,12 @@ interface Answer {
 }
 
 /** One HTTP exchange with full control of the headers (Host and Origin included). */
-function call(origin: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Answer> {
+function call(
+  origin: string,
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<Answer> {
   const url = new URL(path, origin);
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers: opts.headers ?? {} }, (res) => {
@@ -57,9 +62,18 @@ describe('console API with admin tokens', () => {
   let dir: string;
   let running: RunningConsole;
   const all: string[] = [];
-  const as = (token: string, extra: Record<string, string> = {}): Record<string, string> => ({ Authorization: `Bearer ${token}`, ...extra });
+  const as = (token: string, extra: Record<string, string> = {}): Record<string, string> => ({
+    Authorization: `Bearer ${token}`,
+    ...extra,
+  });
   const json = { 'Content-Type': 'application/json' };
-  const send = async (token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
+  const send = async (
+    token: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> => {
     const answer = await call(running.origin, method, path, {
       headers: as(token, body === undefined ? headers : { ...json, ...headers }),
       ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
@@ -125,7 +139,7 @@ describe('console API with admin tokens', () => {
     assert.deepEqual(listed.json['runs'], []);
   });
 
-  test("a caller may not name another session", async () => {
+  test('a caller may not name another session', async () => {
     const me = await send(TOKEN_A, 'GET', '/api/me');
     assert.equal(me.json['mode'], 'caller');
     const session = me.json['session'] as string;
@@ -138,11 +152,18 @@ describe('console API with admin tokens', () => {
   });
 
   test('malformed bodies get the tools\u2019 refusals: unknown fields, duplicate keys, wrong types, size, media type', async () => {
-    const start = { definition_name: APPROVAL_FLOW.name, definition_version: APPROVAL_FLOW.version, input: APPROVAL_FLOW.input };
+    const start = {
+      definition_name: APPROVAL_FLOW.name,
+      definition_version: APPROVAL_FLOW.version,
+      input: APPROVAL_FLOW.input,
+    };
     const unknown = await send(TOKEN_A, 'POST', '/api/runs', { ...start, colour: 'blue' });
     assert.equal(unknown.status, 400);
     assert.equal(unknown.json.error?.code, 'invalid_arguments');
-    const badInput = await send(TOKEN_A, 'POST', '/api/runs', { ...start, input: { ...APPROVAL_FLOW.input, extra: MARKER } });
+    const badInput = await send(TOKEN_A, 'POST', '/api/runs', {
+      ...start,
+      input: { ...APPROVAL_FLOW.input, extra: MARKER },
+    });
     assert.equal(badInput.status, 400);
     assert.equal(badInput.json.error?.code, 'invalid_input');
     const duplicate = await send(TOKEN_A, 'POST', `/api/runs/${runA}/cancel`, '{"reason":"a","reason":"b"}');
@@ -156,14 +177,24 @@ describe('console API with admin tokens', () => {
     assert.equal(array.json.error?.code, 'invalid_arguments');
     const session = await send(TOKEN_A, 'POST', '/api/runs', { ...start, session: 7 });
     assert.equal(session.json.error?.code, 'invalid_arguments');
-    const big = await send(TOKEN_A, 'POST', '/api/runs', JSON.stringify({ ...start, input: { version: '1.0.0', changes: ['x'.repeat(1100 * 1024)] } }));
+    const big = await send(
+      TOKEN_A,
+      'POST',
+      '/api/runs',
+      JSON.stringify({ ...start, input: { version: '1.0.0', changes: ['x'.repeat(1100 * 1024)] } }),
+    );
     assert.equal(big.status, 413);
     assert.equal(big.json.error?.code, 'too_large');
-    const declared = await call(running.origin, 'POST', '/api/runs', { headers: as(TOKEN_A, { ...json, 'Content-Length': String(64 * 1024 * 1024) }) }).catch(
-      (e: unknown) => e as Error,
+    const declared = await call(running.origin, 'POST', '/api/runs', {
+      headers: as(TOKEN_A, { ...json, 'Content-Length': String(64 * 1024 * 1024) }),
+    }).catch((e: unknown) => e as Error);
+    assert.ok(
+      declared instanceof Error || declared.status === 413,
+      'a declared over-cap length is refused before the body',
     );
-    assert.ok(declared instanceof Error || declared.status === 413, 'a declared over-cap length is refused before the body');
-    const form = await send(TOKEN_A, 'POST', '/api/runs', 'a=b', { 'Content-Type': 'application/x-www-form-urlencoded' });
+    const form = await send(TOKEN_A, 'POST', '/api/runs', 'a=b', {
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
     assert.equal(form.status, 415);
     const resumed = await send(TOKEN_A, 'POST', `/api/runs/${runA}/resume`, { resume: { approved: 'yes' } });
     assert.equal(resumed.status, 400, resumed.text);
@@ -172,7 +203,10 @@ describe('console API with admin tokens', () => {
   test('query parameters are closed, checked and never repeated; unknown paths and methods are refused', async () => {
     assert.equal((await send(TOKEN_A, 'GET', '/api/runs?colour=blue')).json.error?.code, 'invalid_arguments');
     assert.equal((await send(TOKEN_A, 'GET', '/api/runs?status=done')).json.error?.code, 'invalid_arguments');
-    assert.equal((await send(TOKEN_A, 'GET', '/api/runs?status=running&status=failed')).json.error?.code, 'invalid_arguments');
+    assert.equal(
+      (await send(TOKEN_A, 'GET', '/api/runs?status=running&status=failed')).json.error?.code,
+      'invalid_arguments',
+    );
     assert.equal((await send(TOKEN_A, 'GET', `/api/runs/${runA}/history?after_revision=-1`)).status, 400);
     assert.equal((await send(TOKEN_A, 'GET', `/api/runs/${runA}/history?after_event_id=${randomUUID()}`)).status, 400);
     assert.equal((await send(TOKEN_A, 'GET', `/api/runs/${runA}/events?after=nonsense`)).status, 400);
@@ -192,10 +226,16 @@ describe('console API with admin tokens', () => {
   });
 
   test('the sign-in form exchanges a token for an HttpOnly SameSite=Strict cookie; a cookie alone cannot change anything', async () => {
-    const failed = await call(running.origin, 'POST', '/auth', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'token=wrong-token-wrong-token' });
+    const failed = await call(running.origin, 'POST', '/auth', {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'token=wrong-token-wrong-token',
+    });
     assert.equal(failed.status, 303);
     assert.equal(failed.headers['set-cookie'], undefined);
-    const signed = await call(running.origin, 'POST', '/auth', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `token=${TOKEN_A}` });
+    const signed = await call(running.origin, 'POST', '/auth', {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `token=${TOKEN_A}`,
+    });
     assert.equal(signed.status, 303);
     const cookie = String(signed.headers['set-cookie']);
     assert.match(cookie, /HttpOnly/);
@@ -203,9 +243,15 @@ describe('console API with admin tokens', () => {
     const pair = cookie.split(';')[0] ?? '';
     const me = await call(running.origin, 'GET', '/api/me', { headers: { Cookie: pair } });
     assert.equal(me.json['mode'], 'caller');
-    const noOrigin = await call(running.origin, 'POST', `/api/runs/${runA}/cancel`, { headers: { Cookie: pair, ...json }, body: '{}' });
+    const noOrigin = await call(running.origin, 'POST', `/api/runs/${runA}/cancel`, {
+      headers: { Cookie: pair, ...json },
+      body: '{}',
+    });
     assert.equal(noOrigin.status, 403);
-    const withOrigin = await call(running.origin, 'POST', `/api/runs/${runA}/cancel`, { headers: { Cookie: pair, Origin: running.origin, ...json }, body: '{"reason":"done"}' });
+    const withOrigin = await call(running.origin, 'POST', `/api/runs/${runA}/cancel`, {
+      headers: { Cookie: pair, Origin: running.origin, ...json },
+      body: '{"reason":"done"}',
+    });
     assert.equal(withOrigin.status, 200, withOrigin.text);
     assert.equal(withOrigin.json['run_status'], 'cancelled');
   });
@@ -217,14 +263,21 @@ describe('console API with admin tokens', () => {
     assert.equal(ok.json['verified'], true);
     assert.equal(ok.json['current_step'], 'decision-record');
     assert.doesNotMatch(ok.text, /"token"/, 'no checkpoint token in the answer');
-    const tampered = await send(TOKEN_A, 'POST', '/api/guided/inspect', { file: { ...session, checkpoint: { ...session.checkpoint, sequence: 1 } } });
+    const tampered = await send(TOKEN_A, 'POST', '/api/guided/inspect', {
+      file: { ...session, checkpoint: { ...session.checkpoint, sequence: 1 } },
+    });
     assert.equal(tampered.json['verified'], false);
     assert.equal((tampered.json['problem'] as { code: string }).code, 'workflow_checkpoint_error');
     const otherState = await send(TOKEN_A, 'POST', '/api/guided/inspect', {
       file: { ...session, confirmed_state: { state: {}, confirmations: {} } },
     });
     assert.equal((otherState.json['problem'] as { code: string }).code, 'workflow_protocol_error');
-    for (const body of [{ file: { ...session, notes: 'x' } }, { file: session, workspace: 0 }, { path: '/etc/passwd' }, {}]) {
+    for (const body of [
+      { file: { ...session, notes: 'x' } },
+      { file: session, workspace: 0 },
+      { path: '/etc/passwd' },
+      {},
+    ]) {
       const refused = await send(TOKEN_A, 'POST', '/api/guided/inspect', body);
       assert.equal(refused.status, 400, JSON.stringify(body).slice(0, 80));
     }
@@ -232,15 +285,29 @@ describe('console API with admin tokens', () => {
   });
 
   test('the live stream of a finished run delivers its whole history, then ends', async () => {
-    const started = await send(TOKEN_A, 'POST', '/api/runs', { definition_name: 'counter_flow', definition_version: 'v1', input: { count: 1 } });
+    const started = await send(TOKEN_A, 'POST', '/api/runs', {
+      definition_name: 'counter_flow',
+      definition_version: 'v1',
+      input: { count: 1 },
+    });
     const id = started.json['run_id'] as string;
     const stream = await send(TOKEN_A, 'GET', `/api/runs/${id}/events`);
     assert.equal(stream.status, 200);
     assert.match(String(stream.headers['content-type']), /^text\/event-stream/);
     const kinds = [...stream.text.matchAll(/"kind":"([a-z_]+)"/g)].map((m) => m[1]);
-    assert.deepEqual(kinds, ['run_started', 'vertex_completed', 'vertex_completed', 'vertex_completed', 'run_completed']);
+    assert.deepEqual(kinds, [
+      'run_started',
+      'vertex_completed',
+      'vertex_completed',
+      'vertex_completed',
+      'run_completed',
+    ]);
     assert.match(stream.text, /event: end\n/);
-    const resumed = await send(TOKEN_A, 'GET', `/api/runs/${id}/events?after=${/id: (\S+)\n/.exec(stream.text)?.[1] ?? ''}`);
+    const resumed = await send(
+      TOKEN_A,
+      'GET',
+      `/api/runs/${id}/events?after=${/id: (\S+)\n/.exec(stream.text)?.[1] ?? ''}`,
+    );
     assert.equal([...resumed.text.matchAll(/"kind":"run_started"/g)].length, 0, 'a cursor continues after its event');
   });
 });

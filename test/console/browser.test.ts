@@ -53,7 +53,8 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
     assert.equal(await running.stop({ keep: true }), 0);
     rmSync(workspace, { recursive: true, force: true });
     // What a person saw, what the API answered and what the console logged: never the participant marker.
-    for (const text of [...pages, ...answers, running.stderr.join('\n')]) assert.ok(!text.includes(MARKER), 'the marker leaked');
+    for (const text of [...pages, ...answers, running.stderr.join('\n')])
+      assert.ok(!text.includes(MARKER), 'the marker leaked');
     assert.ok(answers.length > 10, 'API answers were seen');
     assert.ok(await storedInputHolds(running.cwd, SESSION, MARKER), 'the marker did reach the run store');
     rmSync(running.cwd, { recursive: true, force: true });
@@ -103,10 +104,16 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
     await row.getByText('Research to decision').click();
     await page.waitForSelector('svg.graph');
     const titles = await page.locator('svg.graph .node.step text.title').allTextContents();
-    for (const title of ['Set up the workspace', 'Choose the research route', 'Desk research', 'Prototype spike', 'Record the decision']) {
+    for (const title of [
+      'Set up the workspace',
+      'Choose the research route',
+      'Desk research',
+      'Prototype spike',
+      'Record the decision',
+    ]) {
       assert.ok(titles.includes(title), `the graph shows "${title}" (saw ${titles.join(', ')})`);
     }
-    assert.equal(await page.locator('svg.graph .node.gated').count() >= 4, true, 'gated steps are marked');
+    assert.equal((await page.locator('svg.graph .node.gated').count()) >= 4, true, 'gated steps are marked');
     const labels = await page.locator('svg.graph .edge-label text').allTextContents();
     assert.deepEqual(labels.sort(), ['research_route = desk-research', 'research_route = prototype-spike']);
     await page.locator('svg.graph .node.branching text.question').first().waitFor();
@@ -128,7 +135,7 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
     await detail.locator('pre.json').first().waitFor();
     assert.match(page.url(), /steps\/desk-research$/);
     await seen();
-    await detail.evaluate((aside) => aside.scrollTo(0, 0));
+    await detail.evaluate((aside: { scrollTo(x: number, y: number): void }) => aside.scrollTo(0, 0));
     await screenshot(page, 'step');
   });
 

@@ -27,10 +27,16 @@ export interface Session {
 /** Drives the packaged workflow to decision-record and returns the session file's content. */
 export async function sessionAtDecisionRecord(): Promise<Session> {
   const signer = new TokenSigner(loadSigningSetup({ RIMTHAN_WORKFLOW_SIGNING_SECRET: SIGNING_SECRET }).ring);
-  const call = guidedCaller({ releases: releaseProviderOf(folderConsoleStore(packagedReleaseStore())), signer, maxArgumentBytes: 4 * 1024 * 1024 });
+  const call = guidedCaller({
+    releases: releaseProviderOf(folderConsoleStore(packagedReleaseStore())),
+    signer,
+    maxArgumentBytes: 4 * 1024 * 1024,
+  });
   const p = new Participant(async (name, args) => {
     const outcome = await call(name as GuidedToolName, args);
-    return outcome.ok ? { isError: false, value: outcome.value } : { isError: true, value: { error: { ...outcome.error } } };
+    return outcome.ok
+      ? { isError: false, value: outcome.value }
+      : { isError: true, value: { error: { ...outcome.error } } };
   });
   p.state = confirmed({ objective: `Pick the queue for billing events ${MARKER}` });
   await toRouteQuestion(p);

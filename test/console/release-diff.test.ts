@@ -19,7 +19,12 @@ describe('release diff', () => {
     const diff = releaseDiff(october, november, new ScopeCache());
     assert.deepEqual(
       diff.entries.added.map((e) => `${e.type}:${e.key}`),
-      ['asset:instruction/prototype-spike', 'asset:validator-brief/spike-reproducibility', 'schema:spike-results', 'validator:spike-reproducibility'],
+      [
+        'asset:instruction/prototype-spike',
+        'asset:validator-brief/spike-reproducibility',
+        'schema:spike-results',
+        'validator:spike-reproducibility',
+      ],
     );
     assert.deepEqual(diff.entries.removed, []);
     assert.deepEqual(
@@ -28,7 +33,9 @@ describe('release diff', () => {
     );
     const workflow = diff.workflows[0];
     assert.deepEqual(workflow?.steps.added, ['prototype-spike']);
-    assert.deepEqual(workflow?.steps.changed, [{ id: 'select-route', aspects: ['instruction', 'transitions', 'question'] }]);
+    assert.deepEqual(workflow?.steps.changed, [
+      { id: 'select-route', aspects: ['instruction', 'transitions', 'question'] },
+    ]);
   });
 
   test('a migration restarts at setup and invalidates every receipt a checkpoint of the old version can hold', () => {
@@ -37,7 +44,11 @@ describe('release diff', () => {
     assert.equal(migration?.restart_step, 'setup-workspace');
     const declared = october.workflows[0]?.steps.flatMap((s) => s.outputs.map((o) => o.artifact_id)).sort();
     assert.deepEqual(migration?.invalidated_artifacts, declared);
-    assert.deepEqual(migration?.invalidated_validators, ['citation-check@1.0.0', 'decision-coherence@1.0.0', 'evidence-quality@1.0.0']);
+    assert.deepEqual(migration?.invalidated_validators, [
+      'citation-check@1.0.0',
+      'decision-coherence@1.0.0',
+      'evidence-quality@1.0.0',
+    ]);
     assert.deepEqual(migration?.reconfirm_schema, { id: 'research-contract', version: '1.0.0' });
   });
 

@@ -28,7 +28,12 @@ describe('session file reader', () => {
     assert.equal(sessionFileOf({ checkpoint: 'x', confirmed_state: {} }).ok, false);
     assert.equal(sessionFileOf([]).ok, false);
     assert.equal(readSessionFile(workspace('dup', '{"checkpoint":{},"checkpoint":{},"confirmed_state":{}}')).ok, false);
-    assert.equal(readSessionFile(workspace('big', `{"checkpoint":{"x":"${'a'.repeat(MAX_SESSION_FILE_BYTES)}"},"confirmed_state":{}}`)).ok, false);
+    assert.equal(
+      readSessionFile(
+        workspace('big', `{"checkpoint":{"x":"${'a'.repeat(MAX_SESSION_FILE_BYTES)}"},"confirmed_state":{}}`),
+      ).ok,
+      false,
+    );
     assert.equal(readSessionFile(workspace('none')).ok, false);
     assert.equal(readSessionFile(join(root, 'absent')).ok, false);
   });
@@ -41,7 +46,10 @@ describe('session file reader', () => {
     assert.equal(readSessionFile(linked).ok, false);
     const folder = join(root, 'linked-folder');
     mkdirSync(folder);
-    symlinkSync(join(workspace('real', '{"checkpoint":{},"confirmed_state":{}}'), '.rimthan'), join(folder, '.rimthan'));
+    symlinkSync(
+      join(workspace('real', '{"checkpoint":{},"confirmed_state":{}}'), '.rimthan'),
+      join(folder, '.rimthan'),
+    );
     assert.equal(readSessionFile(folder).ok, false);
   });
 });

@@ -83,7 +83,11 @@ export async function storedInputHolds(cwd: string, session: string, text: strin
 }
 
 /** Starts `rimthan console ARGS` in a fresh working directory; resolves once it printed its address. */
-export async function startConsoleCli(args: readonly string[], env: Record<string, string> = {}, cwd?: string): Promise<RunningConsole> {
+export async function startConsoleCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  cwd?: string,
+): Promise<RunningConsole> {
   const dir = cwd ?? mkdtempSync(join(tmpdir(), 'rimthan-console-'));
   const stderr: string[] = [];
   let stop: () => void = () => undefined;

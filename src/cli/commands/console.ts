@@ -59,7 +59,9 @@ export async function consoleCommand(argv: string[], io: CliIo): Promise<void> {
       : `rimthan: checking session files with the key in ${signing.path ?? ''}`,
   );
   const dir = stringOption(parsed, 'releases');
-  const releases = folderConsoleStore(dir === undefined ? packagedReleaseStore() : new FolderReleaseStore(resolve(io.cwd, dir)));
+  const releases = folderConsoleStore(
+    dir === undefined ? packagedReleaseStore() : new FolderReleaseStore(resolve(io.cwd, dir)),
+  );
   const workspaces = stringList(parsed, 'workspace').map((w) => ({ label: w, dir: resolve(io.cwd, w) }));
   const onFault = stderrFaultReporter(io);
   const stack = await openRunsStack({

@@ -45,7 +45,8 @@ export function guidedRoutes(ctx: ConsoleContext): Route[] {
         const index = body.value['workspace'];
         if (keys[0] === 'workspace') {
           const workspace = typeof index === 'number' && Number.isInteger(index) ? ctx.workspaces[index] : undefined;
-          if (workspace === undefined) return reply(res, { ok: false, error: { code: 'not_found', message: 'no such workspace' } });
+          if (workspace === undefined)
+            return reply(res, { ok: false, error: { code: 'not_found', message: 'no such workspace' } });
           read = readSessionFile(workspace.dir);
         } else {
           read = sessionFileOf(body.value['file'] ?? null);

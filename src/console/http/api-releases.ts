@@ -79,7 +79,12 @@ export function releaseRoutes(ctx: ConsoleContext): Route[] {
         const release = await loaded(ctx, params[0] ?? '');
         if (isOutcome(release)) return reply(res, release);
         const workflow = findWorkflow(release, params[1] ?? '', params[2] ?? '');
-        reply(res, workflow === undefined ? notFound('workflow version') : { ok: true, value: workflowAnswer(release, workflow) });
+        reply(
+          res,
+          workflow === undefined
+            ? notFound('workflow version')
+            : { ok: true, value: workflowAnswer(release, workflow) },
+        );
       },
     },
     {
@@ -104,7 +109,10 @@ export function releaseRoutes(ctx: ConsoleContext): Route[] {
         if (!query.ok) return reply(res, query);
         const { from, to } = query.values;
         if (from === undefined || to === undefined) {
-          return reply(res, { ok: false, error: { code: 'invalid_arguments', message: 'name two releases: from and to' } });
+          return reply(res, {
+            ok: false,
+            error: { code: 'invalid_arguments', message: 'name two releases: from and to' },
+          });
         }
         const a = await loaded(ctx, from);
         if (isOutcome(a)) return reply(res, a);

@@ -102,7 +102,8 @@ export function runRoutes(ctx: ConsoleContext): Route[] {
       pattern: path('/api/runs/:run_id'),
       async handle(r) {
         const q = querySession(ctx, r, []);
-        if (q !== undefined) reply(r.res, await ctx.runs.call(q.session, RunToolName.RunGet, { run_id: r.params[0] ?? '' }));
+        if (q !== undefined)
+          reply(r.res, await ctx.runs.call(q.session, RunToolName.RunGet, { run_id: r.params[0] ?? '' }));
       },
     },
     {
@@ -136,12 +137,23 @@ export function runRoutes(ctx: ConsoleContext): Route[] {
         const who = r.principal.kind === 'caller' ? r.principal.session : 'operator';
         const release = ctx.streams.acquire(who);
         if (release === undefined) {
-          return reply(r.res, { ok: false, error: { code: 'too_many_streams', message: 'too many live streams are open' } });
+          return reply(r.res, {
+            ok: false,
+            error: { code: 'too_many_streams', message: 'too many live streams are open' },
+          });
         }
         try {
-          await streamRunEvents(r.res, ctx.runs, q.session, r.params[0] ?? '', cursor, (error) => sendError(r.res, error), {
-            intervalMs: ctx.streamIntervalMs,
-          });
+          await streamRunEvents(
+            r.res,
+            ctx.runs,
+            q.session,
+            r.params[0] ?? '',
+            cursor,
+            (error) => sendError(r.res, error),
+            {
+              intervalMs: ctx.streamIntervalMs,
+            },
+          );
         } finally {
           release();
         }
@@ -153,7 +165,10 @@ export function runRoutes(ctx: ConsoleContext): Route[] {
       async handle(r) {
         const body = await bodyOf(ctx, r);
         if (body === undefined || refusesRunId(r, body.rest)) return;
-        reply(r.res, await ctx.runs.call(body.session, RunToolName.RunResume, { ...body.rest, run_id: r.params[0] ?? '' }));
+        reply(
+          r.res,
+          await ctx.runs.call(body.session, RunToolName.RunResume, { ...body.rest, run_id: r.params[0] ?? '' }),
+        );
       },
     },
     {
@@ -162,7 +177,10 @@ export function runRoutes(ctx: ConsoleContext): Route[] {
       async handle(r) {
         const body = await bodyOf(ctx, r);
         if (body === undefined || refusesRunId(r, body.rest)) return;
-        reply(r.res, await ctx.runs.call(body.session, RunToolName.RunCancel, { ...body.rest, run_id: r.params[0] ?? '' }));
+        reply(
+          r.res,
+          await ctx.runs.call(body.session, RunToolName.RunCancel, { ...body.rest, run_id: r.params[0] ?? '' }),
+        );
       },
     },
   ];

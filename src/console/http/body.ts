@@ -55,6 +55,7 @@ export async function readJsonObject(req: IncomingMessage, maxBytes: number): Pr
   if (bytes === 'too_large') return { ok: false, code: 'too_large', message: `the body exceeds ${maxBytes} bytes` };
   const parsed = parseStrictJsonBytes(bytes, { maxBytes });
   if (!parsed.ok) return { ok: false, code: 'parse_error', message: 'the body is not one strict JSON document' };
-  if (!isJsonObject(parsed.value)) return { ok: false, code: 'invalid_arguments', message: 'the body must be a JSON object' };
+  if (!isJsonObject(parsed.value))
+    return { ok: false, code: 'invalid_arguments', message: 'the body must be a JSON object' };
   return { ok: true, value: parsed.value };
 }

@@ -95,6 +95,10 @@ export function sendError(
 
 /** A redirect (303 See Other) with optional cookies. */
 export function redirect(res: ServerResponse, location: string, cookie?: string): void {
-  res.writeHead(303, { Location: location, 'Content-Length': '0', ...(cookie === undefined ? {} : { 'Set-Cookie': cookie }) });
+  res.writeHead(303, {
+    Location: location,
+    'Content-Length': '0',
+    ...(cookie === undefined ? {} : { 'Set-Cookie': cookie }),
+  });
   res.end();
 }

@@ -25,7 +25,10 @@ export interface Route {
 
 export type Outcome =
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly error: { readonly code: string; readonly message: string; readonly reason?: string } };
+  | {
+      readonly ok: false;
+      readonly error: { readonly code: string; readonly message: string; readonly reason?: string };
+    };
 
 export interface ApiError {
   readonly code: string;
@@ -87,8 +90,11 @@ export function sessionFor(
 }
 
 /** Splits a body into the console's `session` member and the rest (the tool's own arguments). */
-export function withoutSession(body: JsonObject): { session: string | undefined; rest: JsonObject } | { error: ApiError } {
+export function withoutSession(
+  body: JsonObject,
+): { session: string | undefined; rest: JsonObject } | { error: ApiError } {
   const { session, ...rest } = body;
-  if (session !== undefined && typeof session !== 'string') return { error: invalid('argument "session" must be a string').error };
+  if (session !== undefined && typeof session !== 'string')
+    return { error: invalid('argument "session" must be a string').error };
   return { session, rest };
 }

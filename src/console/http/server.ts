@@ -92,7 +92,11 @@ export function consoleListener(opts: ConsoleServerOptions): (req: IncomingMessa
     if (who === undefined) {
       req.resume();
       return auth.mode === 'link'
-        ? sendError(res, { code: 'unauthorized', reason: 'link', message: 'sign in with the link rimthan console printed' })
+        ? sendError(res, {
+            code: 'unauthorized',
+            reason: 'link',
+            message: 'sign in with the link rimthan console printed',
+          })
         : sendError(res, { code: 'unauthorized', reason: 'login', message: 'sign in with your token' });
     }
     // A cookie rides along on any request the browser sends: a state change must also prove it comes from our page.
@@ -106,7 +110,11 @@ export function consoleListener(opts: ConsoleServerOptions): (req: IncomingMessa
       req.resume();
       return candidates.length === 0
         ? sendError(res, { code: 'not_found', message: 'no such endpoint' })
-        : sendError(res, { code: 'method_not_allowed', message: 'method not allowed' }, { Allow: candidates.map((c) => c.method).join(', ') });
+        : sendError(
+            res,
+            { code: 'method_not_allowed', message: 'method not allowed' },
+            { Allow: candidates.map((c) => c.method).join(', ') },
+          );
     }
     const params = (route.pattern.exec(pathname) ?? []).slice(1);
     await route.handle({ req, res, url, params, principal: who.principal });

@@ -17,7 +17,12 @@ async function answer<T>(response: Response): Promise<T> {
   const body = (await response.json().catch(() => undefined)) as unknown;
   if (response.ok) return body as T;
   const error = (body as Partial<ApiError> | undefined)?.error;
-  throw new ApiFailure(response.status, error?.code ?? 'internal', error?.message ?? `HTTP ${response.status}`, error?.reason);
+  throw new ApiFailure(
+    response.status,
+    error?.code ?? 'internal',
+    error?.message ?? `HTTP ${response.status}`,
+    error?.reason,
+  );
 }
 
 /** `GET path?query` (undefined and empty query values left out). */

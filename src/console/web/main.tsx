@@ -25,8 +25,8 @@ function SignIn({ failure }: { failure: ApiFailure }) {
         </p>
       ) : (
         <p>
-          {used ? 'This sign-in link was already used. ' : ''}Open the link that <code>rimthan console</code> printed on its
-          terminal; it signs one browser in, once. Restart the console for a new link.
+          {used ? 'This sign-in link was already used. ' : ''}Open the link that <code>rimthan console</code> printed on
+          its terminal; it signs one browser in, once. Restart the console for a new link.
         </p>
       )}
     </section>
@@ -65,7 +65,12 @@ function App() {
         </h1>
         <nav>
           {nav.map(([id, label]) => (
-            <a key={id} href={href([id])} class={section === id ? 'active' : ''} aria-current={section === id ? 'page' : undefined}>
+            <a
+              key={id}
+              href={href([id])}
+              class={section === id ? 'active' : ''}
+              aria-current={section === id ? 'page' : undefined}
+            >
               {label}
             </a>
           ))}

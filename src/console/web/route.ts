@@ -12,7 +12,13 @@ export interface Route {
 export function parseHash(hash: string): Route {
   const text = hash.replace(/^#\/?/, '');
   const [path = '', search = ''] = text.split('?', 2);
-  return { parts: path.split('/').filter((p) => p !== '').map(decodeURIComponent), query: new URLSearchParams(search) };
+  return {
+    parts: path
+      .split('/')
+      .filter((p) => p !== '')
+      .map(decodeURIComponent),
+    query: new URLSearchParams(search),
+  };
 }
 
 /** A hash link: segments encoded, empty query values left out. */

@@ -14,7 +14,8 @@ export function useApi<T>(load: () => Promise<T>, key: readonly unknown[]): [Loa
     setLoaded({ state: 'loading' });
     load().then(
       (data) => live && setLoaded({ state: 'ready', data }),
-      (error: unknown) => live && setLoaded({ state: 'failed', error: error instanceof Error ? error : new Error(String(error)) }),
+      (error: unknown) =>
+        live && setLoaded({ state: 'failed', error: error instanceof Error ? error : new Error(String(error)) }),
     );
     return () => {
       live = false;

@@ -52,5 +52,9 @@ export function Prose({ text }: { text: string }) {
 
 export function Time({ iso }: { iso: string }) {
   const date = new Date(iso);
-  return <time dateTime={iso} title={iso}>{Number.isNaN(date.getTime()) ? iso : date.toLocaleString()}</time>;
+  return (
+    <time dateTime={iso} title={iso}>
+      {Number.isNaN(date.getTime()) ? iso : date.toLocaleString()}
+    </time>
+  );
 }

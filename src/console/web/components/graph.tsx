@@ -53,7 +53,10 @@ interface Line {
 function nodeLines(node: GraphView['nodes'][number]): Line[] {
   const lines: Line[] = wrap(node.title, 30, 2).map((text) => ({ text, kind: 'title' }));
   if (node.gated) {
-    lines.push({ text: `gated: ${plural(node.outputs, 'output')}, ${plural(node.validators, 'validator')}`, kind: 'detail' });
+    lines.push({
+      text: `gated: ${plural(node.outputs, 'output')}, ${plural(node.validators, 'validator')}`,
+      kind: 'detail',
+    });
   }
   if (node.question !== undefined) {
     lines.push(...wrap(`? ${node.question}`, 34, 3).map((text): Line => ({ text, kind: 'question' })));
@@ -61,7 +64,12 @@ function nodeLines(node: GraphView['nodes'][number]): Line[] {
   return lines;
 }
 
-function layout(graph: GraphView): { boxes: Box[]; edges: { points: { x: number; y: number }[]; label?: string; lx: number; ly: number }[]; width: number; height: number } {
+function layout(graph: GraphView): {
+  boxes: Box[];
+  edges: { points: { x: number; y: number }[]; label?: string; lx: number; ly: number }[];
+  width: number;
+  height: number;
+} {
   const g = new dagre.graphlib.Graph({ multigraph: true });
   g.setGraph({ rankdir: 'TB', nodesep: 40, ranksep: 56, edgesep: 20, marginx: 16, marginy: 16 });
   g.setDefaultEdgeLabel(() => ({}));
@@ -78,11 +86,16 @@ function layout(graph: GraphView): { boxes: Box[]; edges: { points: { x: number;
   }
   graph.edges.forEach((edge, i) => {
     const label = edge.label;
-    g.setEdge(edge.from, edge.to ?? END, label === undefined ? {} : { label, width: label.length * 6.8 + 12, height: 18, labelpos: 'c' }, `e${i}`);
+    g.setEdge(
+      edge.from,
+      edge.to ?? END,
+      label === undefined ? {} : { label, width: label.length * 6.8 + 12, height: 18, labelpos: 'c' },
+      `e${i}`,
+    );
   });
   dagre.layout(g);
   const boxes = g.nodes().map((id) => {
-    const n = g.node(id);
+    const n = g.node(id) as { x: number; y: number; width: number; height: number };
     return { id, lines: lines.get(id) ?? [], x: n.x, y: n.y, width: n.width, height: n.height };
   });
   const edges = g.edges().map((e) => {
@@ -94,7 +107,7 @@ function layout(graph: GraphView): { boxes: Box[]; edges: { points: { x: number;
       ly: label.y ?? 0,
     };
   });
-  const size = g.graph();
+  const size = g.graph() as { width?: number; height?: number };
   return { boxes, edges, width: size.width ?? 0, height: size.height ?? 0 };
 }
 
@@ -112,19 +125,45 @@ export function WorkflowGraph(props: GraphProps) {
   const nodes = new Map(props.graph.nodes.map((n) => [n.id, n]));
   const done = new Set(props.done ?? []);
   return (
-    <svg class="graph" viewBox={`0 0 ${Math.ceil(width)} ${Math.ceil(height)}`} width={Math.ceil(width)} height={Math.ceil(height)} role="img" aria-label={props.label}>
+    <svg
+      class="graph"
+      viewBox={`0 0 ${Math.ceil(width)} ${Math.ceil(height)}`}
+      width={Math.ceil(width)}
+      height={Math.ceil(height)}
+      role="img"
+      aria-label={props.label}
+    >
       <defs>
-        <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+        <marker
+          id="arrow"
+          viewBox="0 0 10 10"
+          refX="9"
+          refY="5"
+          markerWidth="7"
+          markerHeight="7"
+          orient="auto-start-reverse"
+        >
           <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head" />
         </marker>
       </defs>
       {edges.map((e, i) => (
         <g key={`e${i}`} class="edge">
-          <path d={e.points.map((p, j) => `${j === 0 ? 'M' : 'L'} ${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(' ')} marker-end="url(#arrow)" />
+          <path
+            d={e.points.map((p, j) => `${j === 0 ? 'M' : 'L'} ${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(' ')}
+            marker-end="url(#arrow)"
+          />
           {e.label !== undefined && (
             <g class="edge-label">
-              <rect x={e.lx - (e.label.length * 6.8 + 12) / 2} y={e.ly - 9} width={e.label.length * 6.8 + 12} height={18} rx={4} />
-              <text x={e.lx} y={e.ly + 4}>{e.label}</text>
+              <rect
+                x={e.lx - (e.label.length * 6.8 + 12) / 2}
+                y={e.ly - 9}
+                width={e.label.length * 6.8 + 12}
+                height={18}
+                rx={4}
+              />
+              <text x={e.lx} y={e.ly + 4}>
+                {e.label}
+              </text>
             </g>
           )}
         </g>
@@ -135,7 +174,9 @@ export function WorkflowGraph(props: GraphProps) {
           return (
             <g key={b.id} class="node end">
               <rect x={b.x - b.width / 2} y={b.y - b.height / 2} width={b.width} height={b.height} rx={b.height / 2} />
-              <text x={b.x} y={b.y + 4}>END</text>
+              <text x={b.x} y={b.y + 4}>
+                END
+              </text>
             </g>
           );
         }

@@ -19,7 +19,8 @@ type Kind = 'string' | 'enum' | 'text' | 'number' | 'integer' | 'boolean' | 'lin
 function kindOf(schema: Schema): Kind {
   if (Array.isArray(schema['enum'])) return 'enum';
   const type = schema['type'];
-  if (type === 'string') return typeof schema['maxLength'] === 'number' && schema['maxLength'] > 200 ? 'text' : 'string';
+  if (type === 'string')
+    return typeof schema['maxLength'] === 'number' && schema['maxLength'] > 200 ? 'text' : 'string';
   if (type === 'number' || type === 'integer' || type === 'boolean') return type;
   if (type === 'array' && (schema['items'] as Schema | undefined)?.['type'] === 'string') return 'lines';
   return 'json';
@@ -46,7 +47,10 @@ function valueOf(field: Field, text: string, checked: boolean): unknown {
       return n;
     }
     case 'lines':
-      return text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+      return text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
     case 'json':
       try {
         return JSON.parse(text) as unknown;
@@ -108,7 +112,13 @@ export function SchemaForm(props: SchemaFormProps) {
         if (kind === 'boolean') {
           return (
             <div class="field checkbox" key={f.name}>
-              <input id={id} name={f.name} type="checkbox" checked={checks[f.name] ?? false} onChange={(e) => setChecks({ ...checks, [f.name]: (e.currentTarget as HTMLInputElement).checked })} />
+              <input
+                id={id}
+                name={f.name}
+                type="checkbox"
+                checked={checks[f.name] ?? false}
+                onChange={(e) => setChecks({ ...checks, [f.name]: e.currentTarget.checked })}
+              />
               {label}
             </div>
           );
@@ -127,16 +137,33 @@ export function SchemaForm(props: SchemaFormProps) {
                 ))}
               </select>
             ) : kind === 'lines' || kind === 'text' || kind === 'json' ? (
-              <textarea id={id} name={f.name} rows={kind === 'text' ? 4 : 3} value={texts[f.name] ?? ''} onInput={setText} />
+              <textarea
+                id={id}
+                name={f.name}
+                rows={kind === 'text' ? 4 : 3}
+                value={texts[f.name] ?? ''}
+                onInput={setText}
+              />
             ) : kind === 'string' ? (
               <input id={id} name={f.name} type="text" value={texts[f.name] ?? ''} onInput={setText} />
             ) : (
-              <input id={id} name={f.name} type="number" step={kind === 'integer' ? 1 : 'any'} value={texts[f.name] ?? ''} onInput={setText} />
+              <input
+                id={id}
+                name={f.name}
+                type="number"
+                step={kind === 'integer' ? 1 : 'any'}
+                value={texts[f.name] ?? ''}
+                onInput={setText}
+              />
             )}
           </div>
         );
       })}
-      {problem !== null && <p class="error" role="alert">{problem}</p>}
+      {problem !== null && (
+        <p class="error" role="alert">
+          {problem}
+        </p>
+      )}
       <button type="submit" disabled={props.busy === true}>
         {props.submitLabel}
       </button>

@@ -68,22 +68,34 @@ function DiffView({ diff }: { diff: DiffAnswer }) {
       {diff.migrations.map((m) => (
         <div key={`${m.workflow}@${m.from_version}`} class="migration">
           <h4>
-            {m.workflow}@{m.from_version} → {m.to_version === null ? 'no version in the target' : `${m.workflow}@${m.to_version}`}{' '}
-            {m.refusal === null ? <Badge kind="added">possible</Badge> : <Badge kind="failed">{m.refusal.reason}</Badge>}
+            {m.workflow}@{m.from_version} →{' '}
+            {m.to_version === null ? 'no version in the target' : `${m.workflow}@${m.to_version}`}{' '}
+            {m.refusal === null ? (
+              <Badge kind="added">possible</Badge>
+            ) : (
+              <Badge kind="failed">{m.refusal.reason}</Badge>
+            )}
           </h4>
           {m.refusal !== null ? (
             <p>{m.refusal.message}</p>
           ) : (
             <>
               <p>
-                A migrated checkpoint restarts at <code>{m.restart_step}</code> in {diff.to}; every confirmed-state field is confirmed again
+                A migrated checkpoint restarts at <code>{m.restart_step}</code> in {diff.to}; every confirmed-state
+                field is confirmed again
                 {m.reconfirm_schema !== null && ` (against ${m.reconfirm_schema.id}@${m.reconfirm_schema.version})`}.
               </p>
               <p>
-                Invalidated artifact receipts: {m.invalidated_artifacts.map((a) => <code key={a}>{a} </code>)}
+                Invalidated artifact receipts:{' '}
+                {m.invalidated_artifacts.map((a) => (
+                  <code key={a}>{a} </code>
+                ))}
               </p>
               <p>
-                Invalidated validator receipts: {m.invalidated_validators.map((v) => <code key={v}>{v} </code>)}
+                Invalidated validator receipts:{' '}
+                {m.invalidated_validators.map((v) => (
+                  <code key={v}>{v} </code>
+                ))}
               </p>
             </>
           )}
@@ -112,7 +124,8 @@ function DiffView({ diff }: { diff: DiffAnswer }) {
 export function DiffPage({ from, to }: { from: string | undefined; to: string | undefined }) {
   const [releases] = useApi(() => get<ReleasesAnswer>('/api/releases'), []);
   const [diff] = useApi(
-    () => (from === undefined || to === undefined ? Promise.resolve(undefined) : get<DiffAnswer>('/api/diff', { from, to })),
+    () =>
+      from === undefined || to === undefined ? Promise.resolve(undefined) : get<DiffAnswer>('/api/diff', { from, to }),
     [from, to],
   );
   const choose = (side: 'from' | 'to', value: string): void => navigate(['diff'], { from, to, [side]: value });
@@ -125,7 +138,11 @@ export function DiffPage({ from, to }: { from: string | undefined; to: string | 
             {(['from', 'to'] as const).map((side) => (
               <label key={side}>
                 {side}{' '}
-                <select name={side} value={(side === 'from' ? from : to) ?? ''} onChange={(e) => choose(side, (e.currentTarget as HTMLSelectElement).value)}>
+                <select
+                  name={side}
+                  value={(side === 'from' ? from : to) ?? ''}
+                  onChange={(e) => choose(side, e.currentTarget.value)}
+                >
                   <option value="">—</option>
                   {data.releases.map((r) => (
                     <option key={r.release} value={r.release}>
@@ -138,7 +155,9 @@ export function DiffPage({ from, to }: { from: string | undefined; to: string | 
           </form>
         )}
       </Show>
-      <Show loaded={diff}>{(d) => (d === undefined ? <p class="muted">Choose two releases.</p> : <DiffView diff={d} />)}</Show>
+      <Show loaded={diff}>
+        {(d) => (d === undefined ? <p class="muted">Choose two releases.</p> : <DiffView diff={d} />)}
+      </Show>
     </section>
   );
 }

@@ -26,8 +26,8 @@ export function ReleasesPage() {
         {(data) => (
           <>
             <p class="lead">
-              Store: <strong>{data.store}</strong> · active: <strong>{data.active ?? 'none'}</strong> · migration target:{' '}
-              <strong>{data.migration_target ?? 'none'}</strong>
+              Store: <strong>{data.store}</strong> · active: <strong>{data.active ?? 'none'}</strong> · migration
+              target: <strong>{data.migration_target ?? 'none'}</strong>
             </p>
             {data.migration_note !== undefined && <p class="note">{data.migration_note}</p>}
             <table class="table releases">
@@ -53,7 +53,10 @@ export function ReleasesPage() {
                       {r.workflows.map((w) => (
                         <div key={`${w.id}@${w.version}`}>
                           <a href={href(['releases', r.release, 'workflows', w.id, w.version])}>
-                            {w.title} <span class="muted">{w.id}@{w.version}</span>
+                            {w.title}{' '}
+                            <span class="muted">
+                              {w.id}@{w.version}
+                            </span>
                           </a>
                         </div>
                       ))}
@@ -117,7 +120,10 @@ export function ReleasePage({ release }: { release: string }) {
               {data.workflows.map((w) => (
                 <li key={`${w.id}@${w.version}`} class="card">
                   <a href={href(['releases', data.release, 'workflows', w.id, w.version])}>
-                    <strong>{w.title}</strong> <span class="muted">{w.id}@{w.version}</span>
+                    <strong>{w.title}</strong>{' '}
+                    <span class="muted">
+                      {w.id}@{w.version}
+                    </span>
                   </a>
                   <p>{w.description}</p>
                   <p class="muted">{w.steps} steps</p>

@@ -28,12 +28,17 @@ function useRunEvents(runId: string, session: string | undefined, epoch: number)
     if (session !== undefined) params.set('session', session);
     const source = new EventSource(`${apiPath('runs', runId, 'events')}?${params.toString()}`);
     const seen = new Set<string>();
-    source.addEventListener('run', (e) => setLive((l) => ({ ...l, run: JSON.parse((e as MessageEvent<string>).data) as SafeRunView })));
+    source.addEventListener('run', (e) =>
+      setLive((l) => ({ ...l, run: JSON.parse((e as MessageEvent<string>).data) as SafeRunView })),
+    );
     source.addEventListener('entries', (e) => {
       const { entries } = JSON.parse((e as MessageEvent<string>).data) as { entries: HistoryEntryView[] };
       const fresh = entries.filter((x) => !seen.has(x.event_id));
       for (const x of fresh) seen.add(x.event_id);
-      setLive((l) => ({ ...l, entries: [...l.entries.filter((x) => !fresh.some((f) => f.event_id === x.event_id)), ...fresh] }));
+      setLive((l) => ({
+        ...l,
+        entries: [...l.entries.filter((x) => !fresh.some((f) => f.event_id === x.event_id)), ...fresh],
+      }));
     });
     source.addEventListener('end', () => {
       source.close();
@@ -120,21 +125,34 @@ export function RunPage({ me, runId, query }: { me: MeAnswer; runId: string; que
             {run.definition_name}@{run.definition_version} <StatusBadge status={run.run_status} />
           </h2>
           <p class="lead">
-            {run.status_summary ?? ''} <span class="muted">· revision {run.checkpoint_revision} · started <Time iso={run.created_at} /></span>
+            {run.status_summary ?? ''}{' '}
+            <span class="muted">
+              · revision {run.checkpoint_revision} · started <Time iso={run.created_at} />
+            </span>
           </p>
           {run.interrupt !== undefined && (
             <div class="interrupt" role="status">
-              Waiting at <strong>{run.interrupt.vertex_label}</strong>: {run.interrupt.reason === 'awaiting_input' ? 'awaiting input' : 'a task failed after its retries'}
+              Waiting at <strong>{run.interrupt.vertex_label}</strong>:{' '}
+              {run.interrupt.reason === 'awaiting_input' ? 'awaiting input' : 'a task failed after its retries'}
             </div>
           )}
           {run.run_status === 'interrupted' && run.interrupt?.resume_supported === true && (
             <Show loaded={definitions}>
               {(d) => {
-                const def = d.definitions.find((x) => x.name === run.definition_name && x.version === run.definition_version);
+                const def = d.definitions.find(
+                  (x) => x.name === run.definition_name && x.version === run.definition_version,
+                );
                 return def?.resume_schema === undefined ? null : (
                   <div class="resume">
                     <h3>Resume</h3>
-                    <SchemaForm key={`${run.checkpoint_revision}`} idPrefix="resume" schema={def.resume_schema} submitLabel="Resume run" busy={busy} onSubmit={(resume) => act('resume', { resume })} />
+                    <SchemaForm
+                      key={`${run.checkpoint_revision}`}
+                      idPrefix="resume"
+                      schema={def.resume_schema}
+                      submitLabel="Resume run"
+                      busy={busy}
+                      onSubmit={(resume) => act('resume', { resume })}
+                    />
                   </div>
                 );
               }}
@@ -149,7 +167,13 @@ export function RunPage({ me, runId, query }: { me: MeAnswer; runId: string; que
               }}
             >
               <label for="cancel-reason">Cancel with reason </label>
-              <input id="cancel-reason" name="reason" value={reason} maxLength={512} onInput={(e) => setReason((e.currentTarget as HTMLInputElement).value)} />
+              <input
+                id="cancel-reason"
+                name="reason"
+                value={reason}
+                maxLength={512}
+                onInput={(e) => setReason(e.currentTarget.value)}
+              />
               <button type="submit" class="danger" disabled={busy}>
                 Cancel run
               </button>
@@ -158,9 +182,7 @@ export function RunPage({ me, runId, query }: { me: MeAnswer; runId: string; que
           {error !== null && <ErrorBox error={error} />}
         </>
       )}
-      <h3>
-        Timeline {!live.ended && live.run !== null && <span class="live">live</span>}
-      </h3>
+      <h3>Timeline {!live.ended && live.run !== null && <span class="live">live</span>}</h3>
       <Timeline entries={live.entries} />
     </section>
   );

@@ -21,7 +21,12 @@ function StartForm({ session, definitions }: { session: string; definitions: Def
   const start = (input: Record<string, unknown>): void => {
     if (definition === undefined) return;
     setBusy(true);
-    post<SafeRunView>('/api/runs', { session, definition_name: definition.name, definition_version: definition.version, input }).then(
+    post<SafeRunView>('/api/runs', {
+      session,
+      definition_name: definition.name,
+      definition_version: definition.version,
+      input,
+    }).then(
       (run) => navigate(['runs', run.run_id], { session }),
       (e: unknown) => {
         setBusy(false);
@@ -33,7 +38,7 @@ function StartForm({ session, definitions }: { session: string; definitions: Def
     <details class="start" open={chosen !== ''}>
       <summary>Start a run</summary>
       <label for="start-definition">Definition </label>
-      <select id="start-definition" name="definition" value={chosen} onChange={(e) => setChosen((e.currentTarget as HTMLSelectElement).value)}>
+      <select id="start-definition" name="definition" value={chosen} onChange={(e) => setChosen(e.currentTarget.value)}>
         <option value="">—</option>
         {definitions.definitions.map((d) => (
           <option key={`${d.name}@${d.version}`} value={`${d.name}@${d.version}`}>
@@ -44,7 +49,14 @@ function StartForm({ session, definitions }: { session: string; definitions: Def
       {definition !== undefined && (
         <>
           <p class="muted">{definition.description}</p>
-          <SchemaForm key={chosen} idPrefix="input" schema={definition.input_schema} submitLabel="Start run" busy={busy} onSubmit={start} />
+          <SchemaForm
+            key={chosen}
+            idPrefix="input"
+            schema={definition.input_schema}
+            submitLabel="Start run"
+            busy={busy}
+            onSubmit={start}
+          />
         </>
       )}
       {error !== null && <ErrorBox error={error} />}
@@ -59,12 +71,32 @@ export function RunsPage({ me, query }: { me: MeAnswer; query: URLSearchParams }
   const after = query.get('after') ?? undefined;
   const [draft, setDraft] = useState(session);
   const [runs, reload] = useApi(
-    () => (session === '' ? Promise.resolve(undefined) : get<RunsAnswer>('/api/runs', { session: me.mode === 'operator' ? session : undefined, status, definition, after })),
+    () =>
+      session === ''
+        ? Promise.resolve(undefined)
+        : get<RunsAnswer>('/api/runs', {
+            session: me.mode === 'operator' ? session : undefined,
+            status,
+            definition,
+            after,
+          }),
     [session, status, definition, after],
   );
-  const [definitions] = useApi(() => (session === '' ? Promise.resolve(undefined) : get<DefinitionsAnswer>('/api/definitions', { session: me.mode === 'operator' ? session : undefined })), [session]);
+  const [definitions] = useApi(
+    () =>
+      session === ''
+        ? Promise.resolve(undefined)
+        : get<DefinitionsAnswer>('/api/definitions', { session: me.mode === 'operator' ? session : undefined }),
+    [session],
+  );
   const set = (changes: Record<string, string | undefined>): void =>
-    navigate(['runs'], { session: me.mode === 'operator' ? session : undefined, status, definition, ...changes, after: undefined });
+    navigate(['runs'], {
+      session: me.mode === 'operator' ? session : undefined,
+      status,
+      definition,
+      ...changes,
+      after: undefined,
+    });
   return (
     <section>
       <h2>Runs</h2>
@@ -77,18 +109,26 @@ export function RunsPage({ me, query }: { me: MeAnswer; query: URLSearchParams }
           }}
         >
           <label for="session">Session </label>
-          <input id="session" name="session" value={draft} onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)} placeholder="a session id of the run store" />
+          <input
+            id="session"
+            name="session"
+            value={draft}
+            onInput={(e) => setDraft(e.currentTarget.value)}
+            placeholder="a session id of the run store"
+          />
           <button type="submit">Show</button>
         </form>
       ) : (
-        <p class="lead">Your session: <code>{session}</code></p>
+        <p class="lead">
+          Your session: <code>{session}</code>
+        </p>
       )}
       {session !== '' && (
         <>
           <form class="inline filters" onSubmit={(e) => e.preventDefault()}>
             <label>
               Status{' '}
-              <select name="status" value={status} onChange={(e) => set({ status: (e.currentTarget as HTMLSelectElement).value })}>
+              <select name="status" value={status} onChange={(e) => set({ status: e.currentTarget.value })}>
                 <option value="">any</option>
                 {STATUSES.map((s) => (
                   <option key={s} value={s}>
@@ -99,7 +139,7 @@ export function RunsPage({ me, query }: { me: MeAnswer; query: URLSearchParams }
             </label>
             <label>
               Definition{' '}
-              <select name="definition" value={definition} onChange={(e) => set({ definition: (e.currentTarget as HTMLSelectElement).value })}>
+              <select name="definition" value={definition} onChange={(e) => set({ definition: e.currentTarget.value })}>
                 <option value="">any</option>
                 {definitions.state === 'ready' &&
                   definitions.data?.definitions.map((d) => (
@@ -132,7 +172,9 @@ export function RunsPage({ me, query }: { me: MeAnswer; query: URLSearchParams }
                       {data.runs.map((r) => (
                         <tr key={r.run_id} data-run={r.run_id}>
                           <td>
-                            <a href={href(['runs', r.run_id], { session: me.mode === 'operator' ? session : undefined })}>
+                            <a
+                              href={href(['runs', r.run_id], { session: me.mode === 'operator' ? session : undefined })}
+                            >
                               <code>{r.run_id.slice(0, 8)}</code>
                             </a>
                           </td>
@@ -153,7 +195,16 @@ export function RunsPage({ me, query }: { me: MeAnswer; query: URLSearchParams }
                   {data.runs.length === 0 && <p class="muted">No runs match (looked at {data.scanned}).</p>}
                   {data.next !== undefined && (
                     <p>
-                      <a href={href(['runs'], { session: me.mode === 'operator' ? session : undefined, status, definition, after: data.next })}>More runs →</a>
+                      <a
+                        href={href(['runs'], {
+                          session: me.mode === 'operator' ? session : undefined,
+                          status,
+                          definition,
+                          after: data.next,
+                        })}
+                      >
+                        More runs →
+                      </a>
                     </p>
                   )}
                 </>

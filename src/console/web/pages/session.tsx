@@ -16,7 +16,8 @@ function Glance({ s }: { s: SessionAnswer }) {
       <div class="verdict failed" role="alert">
         <Badge kind="failed">not verified</Badge> {s.problem?.code}: {s.problem?.message}
         <p class="muted">
-          The console checks a checkpoint with the serving process's signing keys (RIMTHAN_WORKFLOW_SIGNING_SECRET or the kept key file).
+          The console checks a checkpoint with the serving process's signing keys (RIMTHAN_WORKFLOW_SIGNING_SECRET or
+          the kept key file).
         </p>
       </div>
     );
@@ -31,12 +32,15 @@ function Glance({ s }: { s: SessionAnswer }) {
         </span>
       </div>
       <p class="lead">
-        Current step: <strong class="current-step">{current?.title ?? s.current_step}</strong> · checkpoint #{s.sequence} issued{' '}
-        {s.issued_at !== null && <Time iso={s.issued_at} />} · host {s.host?.harness} ({s.host?.adapter.id}@{s.host?.adapter.version})
+        Current step: <strong class="current-step">{current?.title ?? s.current_step}</strong> · checkpoint #
+        {s.sequence} issued {s.issued_at !== null && <Time iso={s.issued_at} />} · host {s.host?.harness} (
+        {s.host?.adapter.id}@{s.host?.adapter.version})
       </p>
       {s.workflow !== null && s.release !== null && (
         <p>
-          <a href={href(['releases', s.release, 'workflows', s.workflow.id, s.workflow.version])}>Open this workflow version →</a>
+          <a href={href(['releases', s.release, 'workflows', s.workflow.id, s.workflow.version])}>
+            Open this workflow version →
+          </a>
         </p>
       )}
       {s.problem !== null && (
@@ -46,7 +50,11 @@ function Glance({ s }: { s: SessionAnswer }) {
         </div>
       )}
       <div class="split">
-        <div class="graph-pane">{s.graph !== null && <WorkflowGraph graph={s.graph} current={s.current_step} done={s.done_steps} label="Session workflow" />}</div>
+        <div class="graph-pane">
+          {s.graph !== null && (
+            <WorkflowGraph graph={s.graph} current={s.current_step} done={s.done_steps} label="Session workflow" />
+          )}
+        </div>
         <aside class="next">
           {s.next !== null && (
             <>
@@ -72,7 +80,11 @@ function Glance({ s }: { s: SessionAnswer }) {
                   <ul>
                     {s.next.missing_validators.map((v) => (
                       <li key={v.id}>
-                        {v.title} <span class="muted">{v.id}@{v.version}</span> {v.required && <Badge kind="required">required</Badge>}
+                        {v.title}{' '}
+                        <span class="muted">
+                          {v.id}@{v.version}
+                        </span>{' '}
+                        {v.required && <Badge kind="required">required</Badge>}
                       </li>
                     ))}
                   </ul>
@@ -140,7 +152,13 @@ function Glance({ s }: { s: SessionAnswer }) {
         {s.confirmed_fields.map((f) => (
           <li key={f.field}>
             <code>{f.field}</code>
-            {f.value !== undefined && <> = <code>{String(f.value)}</code></>} <span class="muted">confirmed by {f.confirmed_by}</span> <Time iso={f.confirmed_at} />
+            {f.value !== undefined && (
+              <>
+                {' '}
+                = <code>{String(f.value)}</code>
+              </>
+            )}{' '}
+            <span class="muted">confirmed by {f.confirmed_by}</span> <Time iso={f.confirmed_at} />
           </li>
         ))}
       </ul>
@@ -207,7 +225,14 @@ export function SessionPage({ me }: { me: MeAnswer }) {
         )}
         <div>
           <h3>Upload a session file</h3>
-          <input type="file" id="session-file" name="session-file" accept="application/json,.json" onChange={upload} disabled={busy} />
+          <input
+            type="file"
+            id="session-file"
+            name="session-file"
+            accept="application/json,.json"
+            onChange={upload}
+            disabled={busy}
+          />
         </div>
       </div>
       {busy && <p class="loading">Checking…</p>}

@@ -26,14 +26,24 @@ function Adapters({ adapters }: { adapters: readonly HostAdapterView[] }) {
           <tr key={a.harness} data-harness={a.harness}>
             <td>{a.harness}</td>
             <td>
-              {a.title} <span class="muted">{a.id}@{a.version}</span>
+              {a.title}{' '}
+              <span class="muted">
+                {a.id}@{a.version}
+              </span>
             </td>
-            <td>{a.contract === null ? <Badge kind="failed">no contract (cannot start)</Badge> : a.contract.required_host_capabilities.join(', ')}</td>
+            <td>
+              {a.contract === null ? (
+                <Badge kind="failed">no contract (cannot start)</Badge>
+              ) : (
+                a.contract.required_host_capabilities.join(', ')
+              )}
+            </td>
             <td>
               {a.contract !== null &&
                 ['prompt', 'skill', 'subagent'].map((kind) => (
                   <div key={kind}>
-                    <span class="muted">{kind}:</span> {(a.contract?.delivery[kind] ?? []).join(', ') || 'not delivered'}
+                    <span class="muted">{kind}:</span>{' '}
+                    {(a.contract?.delivery[kind] ?? []).join(', ') || 'not delivered'}
                   </div>
                 ))}
             </td>
@@ -53,7 +63,10 @@ function Adapters({ adapters }: { adapters: readonly HostAdapterView[] }) {
 }
 
 function StepDetail({ release, id, version, step }: { release: string; id: string; version: string; step: string }) {
-  const [loaded] = useApi(() => get<StepAnswer>(apiPath('releases', release, 'workflows', id, version, 'steps', step)), [release, id, version, step]);
+  const [loaded] = useApi(
+    () => get<StepAnswer>(apiPath('releases', release, 'workflows', id, version, 'steps', step)),
+    [release, id, version, step],
+  );
   return (
     <aside class="step-detail" aria-label="Step detail">
       <Show loaded={loaded}>
@@ -93,14 +106,20 @@ function StepDetail({ release, id, version, step }: { release: string; id: strin
             {s.instruction !== null && (
               <details open class="instruction">
                 <summary>
-                  Instruction: {s.instruction.title} <span class="muted">{s.instruction.id}@{s.instruction.version}</span>
+                  Instruction: {s.instruction.title}{' '}
+                  <span class="muted">
+                    {s.instruction.id}@{s.instruction.version}
+                  </span>
                 </summary>
                 <Prose text={s.instruction.content} />
               </details>
             )}
             {s.inputs.length > 0 && (
               <p>
-                Reads: {s.inputs.map((i) => <code key={i}>{i} </code>)}
+                Reads:{' '}
+                {s.inputs.map((i) => (
+                  <code key={i}>{i} </code>
+                ))}
               </p>
             )}
             <h4>Outputs</h4>
@@ -110,7 +129,10 @@ function StepDetail({ release, id, version, step }: { release: string; id: strin
               s.outputs.map((o) => (
                 <details key={o.artifact_id} class="output">
                   <summary>
-                    <code>{o.path}</code> <span class="muted">{o.artifact_id} · {o.media_type} · ≤ {o.max_bytes} bytes · {o.write_policy}</span>
+                    <code>{o.path}</code>{' '}
+                    <span class="muted">
+                      {o.artifact_id} · {o.media_type} · ≤ {o.max_bytes} bytes · {o.write_policy}
+                    </span>
                   </summary>
                   {o.schema !== null ? (
                     <>
@@ -132,7 +154,11 @@ function StepDetail({ release, id, version, step }: { release: string; id: strin
               s.validators.map((v) => (
                 <details key={v.id} class="validator">
                   <summary>
-                    {v.title} <span class="muted">{v.id}@{v.version}</span> {v.required ? <Badge kind="required">required</Badge> : <Badge kind="optional">optional</Badge>}
+                    {v.title}{' '}
+                    <span class="muted">
+                      {v.id}@{v.version}
+                    </span>{' '}
+                    {v.required ? <Badge kind="required">required</Badge> : <Badge kind="optional">optional</Badge>}
                   </summary>
                   <p>
                     Reads {v.input_artifacts.join(', ')} · needs {v.required_capabilities.join(', ') || 'no capability'}
@@ -147,7 +173,10 @@ function StepDetail({ release, id, version, step }: { release: string; id: strin
                 <ul>
                   {s.host_assets.map((a) => (
                     <li key={`${a.kind}/${a.id}`}>
-                      {a.kind}: {a.title} <span class="muted">{a.id}@{a.version}</span>
+                      {a.kind}: {a.title}{' '}
+                      <span class="muted">
+                        {a.id}@{a.version}
+                      </span>
                     </li>
                   ))}
                 </ul>
@@ -160,8 +189,21 @@ function StepDetail({ release, id, version, step }: { release: string; id: strin
   );
 }
 
-export function WorkflowPage({ release, id, version, step }: { release: string; id: string; version: string; step: string | undefined }) {
-  const [loaded] = useApi(() => get<WorkflowAnswer>(apiPath('releases', release, 'workflows', id, version)), [release, id, version]);
+export function WorkflowPage({
+  release,
+  id,
+  version,
+  step,
+}: {
+  release: string;
+  id: string;
+  version: string;
+  step: string | undefined;
+}) {
+  const [loaded] = useApi(
+    () => get<WorkflowAnswer>(apiPath('releases', release, 'workflows', id, version)),
+    [release, id, version],
+  );
   return (
     <section>
       <p class="crumbs">
@@ -171,12 +213,17 @@ export function WorkflowPage({ release, id, version, step }: { release: string; 
         {(data) => (
           <>
             <h2>
-              {data.workflow.title} <span class="muted">{data.workflow.id}@{data.workflow.version}</span>
+              {data.workflow.title}{' '}
+              <span class="muted">
+                {data.workflow.id}@{data.workflow.version}
+              </span>
             </h2>
             <p class="lead">{data.workflow.description}</p>
             <p class="muted">
-              Starts at {data.workflow.start_step} · entry names: {[data.workflow.id, ...data.workflow.entry_aliases].join(', ')} · host needs:{' '}
-              {data.workflow.required_host_capabilities.join(', ')} · validators need: {data.workflow.required_validator_capabilities.join(', ')}
+              Starts at {data.workflow.start_step} · entry names:{' '}
+              {[data.workflow.id, ...data.workflow.entry_aliases].join(', ')} · host needs:{' '}
+              {data.workflow.required_host_capabilities.join(', ')} · validators need:{' '}
+              {data.workflow.required_validator_capabilities.join(', ')}
             </p>
             <div class="split">
               <div class="graph-pane">
@@ -187,7 +234,8 @@ export function WorkflowPage({ release, id, version, step }: { release: string; 
                   onSelect={(s) => navigate(['releases', release, 'workflows', id, version, 'steps', s])}
                 />
                 <p class="legend">
-                  <span class="key gated">gated step</span> <span class="key branching">branch</span> Click a step for its instruction, outputs and validators.
+                  <span class="key gated">gated step</span> <span class="key branching">branch</span> Click a step for
+                  its instruction, outputs and validators.
                 </p>
               </div>
               {step !== undefined && <StepDetail release={release} id={id} version={version} step={step} />}
@@ -197,7 +245,8 @@ export function WorkflowPage({ release, id, version, step }: { release: string; 
             {data.workflow.confirmed_state_schema !== null && (
               <details class="state-schema">
                 <summary>
-                  Confirmed-state schema {data.workflow.confirmed_state_schema.id}@{data.workflow.confirmed_state_schema.version}
+                  Confirmed-state schema {data.workflow.confirmed_state_schema.id}@
+                  {data.workflow.confirmed_state_schema.version}
                 </summary>
                 <JsonBlock value={data.workflow.confirmed_state_schema.schema} />
               </details>
