@@ -2,6 +2,7 @@
  * The JSON the console's endpoints answer with. Shared by the server (src/console) and the page (src/console/web), so
  * both sides agree at compile time. Pure types: nothing here runs.
  */
+import type { WorkflowGraphEdge, WorkflowGraphNode } from '../registry/graph.js';
 
 /** Every refusal: the same shape as the run tools' errors (`reason` narrows a guided protocol error). */
 export interface ApiError {
@@ -54,21 +55,9 @@ export interface ReleasesAnswer {
   readonly history: readonly ChannelChangeView[];
 }
 
-export interface GraphNodeView {
-  readonly id: string;
-  readonly title: string;
-  readonly gated: boolean;
-  readonly outputs: number;
-  readonly validators: number;
-  readonly question?: string;
-  readonly branching: boolean;
-}
-
-export interface GraphEdgeView {
-  readonly from: string;
-  readonly to: string | null;
-  readonly label?: string;
-}
+/** A step of a drawn workflow and a transition: the registry's own graph structure (see registry/graph.ts). */
+export type GraphNodeView = WorkflowGraphNode;
+export type GraphEdgeView = WorkflowGraphEdge;
 
 export interface GraphView {
   readonly start: string;

@@ -10,4 +10,5 @@ export { folderConsoleStore, releaseProviderOf } from './release-store.js';
 export type { ConsoleChannels, ConsoleReleaseStore } from './release-store.js';
 export { readSessionFile, sessionFileOf, SESSION_FILE, MAX_SESSION_FILE_BYTES } from './session-file.js';
 export type { SessionFile, SessionRead } from './session-file.js';
+export { SESSION_PATTERN } from './runs-api.js';
 export type * from './api-types.js';

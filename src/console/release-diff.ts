@@ -5,6 +5,7 @@
  * migration checks and preview (resolveMigrationTarget, migrationFacts), not from a copy of their rules.
  */
 import { canonicalJson } from '../core/index.js';
+import type { JsonValue } from '../core/index.js';
 import { createReleaseScope, migrationFacts, refKey, resolveMigrationTarget } from '../guided/index.js';
 import type { ReleaseScope } from '../guided/index.js';
 import { compareVersions } from '../registry/index.js';
@@ -58,6 +59,7 @@ function newest(release: Release, id: string): WorkflowDefinition | undefined {
   return release.workflows.filter((w) => w.id === id).sort((x, y) => compareVersions(y.version, x.version))[0];
 }
 
+/** What a step's change can be in; each picks plain JSON out of the (JSON-only) release model. */
 const ASPECTS: readonly [string, (s: StepDefinition) => unknown][] = [
   ['title', (s) => s.title],
   ['instruction', (s) => s.instruction],
@@ -80,7 +82,7 @@ function stepChanges(
     const right = b.get(id);
     if (right === undefined) continue;
     const aspects = ASPECTS.filter(
-      ([, pick]) => canonicalJson(pick(left) as never) !== canonicalJson(pick(right) as never),
+      ([, pick]) => canonicalJson(pick(left) as JsonValue) !== canonicalJson(pick(right) as JsonValue),
     );
     if (aspects.length > 0) changed.push({ id, aspects: aspects.map(([name]) => name) });
   }

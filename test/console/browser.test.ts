@@ -60,6 +60,15 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
     rmSync(running.cwd, { recursive: true, force: true });
   });
 
+  /** Starts the approval flow from the runs page's generated form, as a person fills it in. */
+  async function startApprovalRun(): Promise<void> {
+    await page.goto(`${running.origin}/#/runs?session=${SESSION}`);
+    await page.locator('details.start summary').click();
+    await page.selectOption('#start-definition', `${APPROVAL_FLOW.name}@${APPROVAL_FLOW.version}`);
+    for (const [field, text] of Object.entries(APPROVAL_FLOW.form)) await page.fill(`#input-${field}`, text);
+    await page.getByRole('button', { name: 'Start run' }).click();
+  }
+
   /** Remembers what the page shows now (checked for the marker at the end). */
   async function seen(): Promise<void> {
     pages.push(await page.content());
@@ -155,11 +164,7 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
   });
 
   test('starts a run of the approval flow from its form, follows it live, and resumes it through the resume form', async () => {
-    await page.goto(`${running.origin}/#/runs?session=${SESSION}`);
-    await page.locator('details.start summary').click();
-    await page.selectOption('#start-definition', `${APPROVAL_FLOW.name}@${APPROVAL_FLOW.version}`);
-    for (const [field, text] of Object.entries(APPROVAL_FLOW.form)) await page.fill(`#input-${field}`, text);
-    await page.getByRole('button', { name: 'Start run' }).click();
+    await startApprovalRun();
     await page.waitForURL(/#\/runs\/[0-9a-f-]{36}/);
     const timeline = page.locator('ol.timeline');
     await timeline.locator('[data-kind="run_started"]').waitFor();
@@ -180,11 +185,7 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
   });
 
   test('cancels another run with a reason, and filters the runs by status', async () => {
-    await page.goto(`${running.origin}/#/runs?session=${SESSION}`);
-    await page.locator('details.start summary').click();
-    await page.selectOption('#start-definition', `${APPROVAL_FLOW.name}@${APPROVAL_FLOW.version}`);
-    for (const [field, text] of Object.entries(APPROVAL_FLOW.form)) await page.fill(`#input-${field}`, text);
-    await page.getByRole('button', { name: 'Start run' }).click();
+    await startApprovalRun();
     await page.locator('.badge-status-interrupted').waitFor();
     await page.fill('#cancel-reason', 'superseded by 2.4.1');
     await page.getByRole('button', { name: 'Cancel run' }).click();

@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { TokenSigner } from '../../core/index.js';
-import { folderConsoleStore, isLoopback, startConsole } from '../../console/index.js';
+import { folderConsoleStore, isLoopback, SESSION_PATTERN, startConsole } from '../../console/index.js';
 import { loadSigningSetup, ProfileName } from '../../mcp/index.js';
 import { FolderReleaseStore, packagedReleaseStore } from '../../registry/index.js';
 import { intOption, parseCommand, stringList, stringOption } from '../args.js';
@@ -48,6 +48,9 @@ export async function consoleCommand(argv: string[], io: CliIo): Promise<void> {
     );
   }
   const session = stringOption(parsed, 'session');
+  if (session !== undefined && !SESSION_PATTERN.test(session)) {
+    throw new UsageError('--session must be 1 to 256 printable ASCII characters', TOPIC);
+  }
   if (session !== undefined && tokens !== undefined) {
     throw new UsageError('--session applies only without tokens (a signed-in caller sees its own session)', TOPIC);
   }

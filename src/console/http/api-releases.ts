@@ -49,6 +49,24 @@ async function listReleases(ctx: ConsoleContext): Promise<ReleasesAnswer> {
   };
 }
 
+/** A GET of one release (its name is the first path segment) answered by `answer` with the remaining segments. */
+function releaseRoute(
+  ctx: ConsoleContext,
+  template: string,
+  answer: (release: Release, rest: readonly string[]) => Outcome | Promise<Outcome>,
+): Route {
+  return {
+    method: 'GET',
+    pattern: path(template),
+    async handle({ res, url, params }) {
+      const query = queryOf(url, []);
+      if (!query.ok) return reply(res, query);
+      const release = await loaded(ctx, params[0] ?? '');
+      reply(res, isOutcome(release) ? release : await answer(release, params.slice(1)));
+    },
+  };
+}
+
 export function releaseRoutes(ctx: ConsoleContext): Route[] {
   return [
     {
@@ -59,48 +77,27 @@ export function releaseRoutes(ctx: ConsoleContext): Route[] {
         reply(res, query.ok ? { ok: true, value: await listReleases(ctx) } : query);
       },
     },
-    {
-      method: 'GET',
-      pattern: path('/api/releases/:release'),
-      async handle({ res, url, params }) {
-        const query = queryOf(url, []);
-        if (!query.ok) return reply(res, query);
-        const release = await loaded(ctx, params[0] ?? '');
-        if (isOutcome(release)) return reply(res, release);
-        reply(res, { ok: true, value: releaseAnswer(release, await ctx.releases.channels()) });
+    releaseRoute(ctx, '/api/releases/:release', async (release) => ({
+      ok: true,
+      value: releaseAnswer(release, await ctx.releases.channels()),
+    })),
+    releaseRoute(ctx, '/api/releases/:release/workflows/:id/:version', (release, [id = '', version = '']) => {
+      const workflow = findWorkflow(release, id, version);
+      return workflow === undefined
+        ? notFound('workflow version')
+        : { ok: true, value: workflowAnswer(release, workflow) };
+    }),
+    releaseRoute(
+      ctx,
+      '/api/releases/:release/workflows/:id/:version/steps/:step',
+      (release, [id = '', version = '', stepId]) => {
+        const workflow = findWorkflow(release, id, version);
+        const step = workflow?.steps.find((s) => s.id === stepId);
+        return workflow === undefined || step === undefined
+          ? notFound('step')
+          : { ok: true, value: stepAnswer(release, workflow, step) };
       },
-    },
-    {
-      method: 'GET',
-      pattern: path('/api/releases/:release/workflows/:id/:version'),
-      async handle({ res, url, params }) {
-        const query = queryOf(url, []);
-        if (!query.ok) return reply(res, query);
-        const release = await loaded(ctx, params[0] ?? '');
-        if (isOutcome(release)) return reply(res, release);
-        const workflow = findWorkflow(release, params[1] ?? '', params[2] ?? '');
-        reply(
-          res,
-          workflow === undefined
-            ? notFound('workflow version')
-            : { ok: true, value: workflowAnswer(release, workflow) },
-        );
-      },
-    },
-    {
-      method: 'GET',
-      pattern: path('/api/releases/:release/workflows/:id/:version/steps/:step'),
-      async handle({ res, url, params }) {
-        const query = queryOf(url, []);
-        if (!query.ok) return reply(res, query);
-        const release = await loaded(ctx, params[0] ?? '');
-        if (isOutcome(release)) return reply(res, release);
-        const workflow = findWorkflow(release, params[1] ?? '', params[2] ?? '');
-        const step = workflow?.steps.find((s) => s.id === params[3]);
-        if (workflow === undefined || step === undefined) return reply(res, notFound('step'));
-        reply(res, { ok: true, value: stepAnswer(release, workflow, step) });
-      },
-    },
+    ),
     {
       method: 'GET',
       pattern: path('/api/diff'),
