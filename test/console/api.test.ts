@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/run.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/console/http/respond.js';
-import { APPROVAL_FLOW, MARKER } from './fixtures.js';
+import { APPROVAL_FLOW, MARKER, QUICK_FLOW } from './fixtures.js';
 import { sessionAtDecisionRecord } from './guided-session.js';
 import { startConsoleCli } from './support.js';
 import type { RunningConsole } from './support.js';
@@ -126,7 +126,7 @@ describe('console API with admin tokens', () => {
       ['GET', `/api/runs/${runA}/history`, undefined],
       ['GET', `/api/runs/${runA}/events`, undefined],
       ['POST', `/api/runs/${runA}/cancel`, { reason: 'not mine' }],
-      ['POST', `/api/runs/${runA}/resume`, { resume: { approved: true } }],
+      ['POST', `/api/runs/${runA}/resume`, { resume: APPROVAL_FLOW.resume }],
     ] as const) {
       const answer = await send(TOKEN_B, method, path, body);
       assert.equal(answer.status, 404, `${method} ${path}`);
@@ -181,7 +181,7 @@ describe('console API with admin tokens', () => {
       TOKEN_A,
       'POST',
       '/api/runs',
-      JSON.stringify({ ...start, input: { version: '1.0.0', changes: ['x'.repeat(1100 * 1024)] } }),
+      JSON.stringify({ ...start, input: { ...APPROVAL_FLOW.input, padding: 'x'.repeat(1100 * 1024) } }),
     );
     assert.equal(big.status, 413);
     assert.equal(big.json.error?.code, 'too_large');
@@ -196,7 +196,7 @@ describe('console API with admin tokens', () => {
       'Content-Type': 'application/x-www-form-urlencoded',
     });
     assert.equal(form.status, 415);
-    const resumed = await send(TOKEN_A, 'POST', `/api/runs/${runA}/resume`, { resume: { approved: 'yes' } });
+    const resumed = await send(TOKEN_A, 'POST', `/api/runs/${runA}/resume`, { resume: APPROVAL_FLOW.badResume });
     assert.equal(resumed.status, 400, resumed.text);
   });
 
@@ -286,22 +286,16 @@ describe('console API with admin tokens', () => {
 
   test('the live stream of a finished run delivers its whole history, then ends', async () => {
     const started = await send(TOKEN_A, 'POST', '/api/runs', {
-      definition_name: 'counter_flow',
-      definition_version: 'v1',
-      input: { count: 1 },
+      definition_name: QUICK_FLOW.name,
+      definition_version: QUICK_FLOW.version,
+      input: QUICK_FLOW.input,
     });
     const id = started.json['run_id'] as string;
     const stream = await send(TOKEN_A, 'GET', `/api/runs/${id}/events`);
     assert.equal(stream.status, 200);
     assert.match(String(stream.headers['content-type']), /^text\/event-stream/);
     const kinds = [...stream.text.matchAll(/"kind":"([a-z_]+)"/g)].map((m) => m[1]);
-    assert.deepEqual(kinds, [
-      'run_started',
-      'vertex_completed',
-      'vertex_completed',
-      'vertex_completed',
-      'run_completed',
-    ]);
+    assert.deepEqual(kinds, [...QUICK_FLOW.kinds]);
     assert.match(stream.text, /event: end\n/);
     const resumed = await send(
       TOKEN_A,

@@ -1,6 +1,6 @@
 /**
- * The example approval flow the console tests drive, in ONE place: its name, version and inputs. When the example
- * flows change (the release-notes flow replacing today's `release_approval`), only this file changes.
+ * The example flows the console tests drive, in ONE place: names, versions, inputs and what their runs show. When the
+ * example flows change (the release-notes flow replacing today's `release_approval`), only this file changes.
  */
 import type { JsonObject } from '../../src/core/index.js';
 
@@ -21,5 +21,16 @@ export const APPROVAL_FLOW = {
   approvalLabel: 'Await approval',
   /** The boolean field of the resume form that approves, and what the run says when it is done. */
   approveField: 'approved',
+  /** A resume the resume schema accepts, and one it refuses. */
+  resume: { approved: true } as JsonObject,
+  badResume: { approved: 'yes' } as JsonObject,
   firstVertexLabel: 'Draft release notes',
+} as const;
+
+/** A flow that runs to completion on its own (the live stream's end-to-end case), with the history it writes. */
+export const QUICK_FLOW = {
+  name: 'counter_flow',
+  version: 'v1',
+  input: { count: 1 } as JsonObject,
+  kinds: ['run_started', 'vertex_completed', 'vertex_completed', 'vertex_completed', 'run_completed'],
 } as const;

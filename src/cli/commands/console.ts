@@ -13,9 +13,15 @@ import { intOption, parseCommand, stringList, stringOption } from '../args.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { DEFAULT_RUN_STORE, openRunsStack } from '../runs-wiring.js';
-import { bearerTokens, requestCap, stderrFaultReporter } from '../serve-config.js';
+import { requestCap, stderrFaultReporter, tokensFrom } from '../serve-config.js';
 
 const TOPIC = 'console';
+/** The admin side's credentials: the console beyond loopback needs the same ones. */
+const ADMIN_TOKENS = {
+  option: '--admin-token-file',
+  env: 'RIMTHAN_ADMIN_BEARER_TOKEN',
+  what: 'an admin token',
+} as const;
 export const DEFAULT_CONSOLE_PORT = 8770;
 
 const OPTIONS = {
@@ -37,10 +43,7 @@ export async function consoleCommand(argv: string[], io: CliIo): Promise<void> {
   if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument: ${parsed.positionals[0] ?? ''}`, TOPIC);
   const host = stringOption(parsed, 'host') ?? '127.0.0.1';
   const port = intOption(parsed, 'port', 0, 65535, TOPIC) ?? DEFAULT_CONSOLE_PORT;
-  const tokens = bearerTokens(stringOption(parsed, 'admin-token-file'), io, {
-    flag: '--admin-token-file',
-    env: 'RIMTHAN_ADMIN_BEARER_TOKEN',
-  });
+  const tokens = tokensFrom(ADMIN_TOKENS, stringOption(parsed, 'admin-token-file'), io);
   if (tokens === undefined && !isLoopback(host)) {
     throw new UsageError(
       `the console on ${host} needs the admin tokens (--admin-token-file or RIMTHAN_ADMIN_BEARER_TOKEN); without them, listen on 127.0.0.1`,
