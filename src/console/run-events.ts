@@ -33,7 +33,10 @@ function write(res: ServerResponse, event: string, data: unknown, id?: string): 
 }
 
 export interface StreamOptions {
-  /** Between two reads while nothing new arrived (default 250 ms). */
+  /**
+   * Between two reads while nothing new arrived (default 250 ms); it doubles while the run stays quiet (a run waiting
+   * for input), up to eight times this, and drops back as soon as something happens.
+   */
   readonly intervalMs?: number;
   /** A comment line keeps proxies from closing a quiet stream (default 15 s). */
   readonly heartbeatMs?: number;
@@ -69,12 +72,14 @@ export async function streamRunEvents(
   let cursor = start;
   let lastBeat = Date.now();
   const interval = opts.intervalMs ?? 250;
+  let wait = interval;
   const heartbeat = opts.heartbeatMs ?? 15_000;
   while (!closed) {
     const text = JSON.stringify(run);
     if (text !== shown) {
       write(res, 'run', run);
       shown = text;
+      wait = interval;
     }
     const args: JsonObject = { run_id: runId, limit: 100 };
     if (cursor !== undefined) {
@@ -99,8 +104,10 @@ export async function streamRunEvents(
       write(res, 'end', { run_status: run['run_status'] });
       break;
     }
+    if (entries.length > 0) wait = interval;
     if (!more && entries.length === 0) {
-      await new Promise((resolve) => setTimeout(resolve, interval));
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait = Math.min(wait * 2, interval * 8);
       if (Date.now() - lastBeat >= heartbeat) {
         res.write(': keep-alive\n\n');
         lastBeat = Date.now();

@@ -232,6 +232,9 @@ describe('console API with admin tokens', () => {
     });
     assert.equal(failed.status, 303);
     assert.equal(failed.headers['set-cookie'], undefined);
+    assert.equal(failed.headers['location'], '/login?failed=1');
+    assert.match((await call(running.origin, 'GET', '/login?failed=1')).text, /That token was not accepted/);
+    assert.doesNotMatch((await call(running.origin, 'GET', '/login')).text, /not accepted/);
     const signed = await call(running.origin, 'POST', '/auth', {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: `token=${TOKEN_A}`,

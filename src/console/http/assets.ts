@@ -20,6 +20,9 @@ const FILES: Readonly<Record<string, { readonly file: string; readonly type: str
   '/favicon.svg': { file: 'favicon.svg', type: 'image/svg+xml' },
 };
 
+/** The sign-in page again, saying the token was refused (served for `/login?failed=1`). */
+export const LOGIN_FAILED = '/login#failed';
+
 export interface Asset {
   readonly type: string;
   readonly bytes: Buffer;
@@ -40,6 +43,12 @@ export function loadAssets(dir: string = ASSETS_DIR): ReadonlyMap<string, Asset>
       );
     }
     assets.set(path, { type, bytes });
+  }
+  const login = assets.get('/login');
+  if (login !== undefined) {
+    const failed = '<p class="failed" role="alert">That token was not accepted.</p>';
+    const text = login.bytes.toString('utf8').replace('<!-- rimthan:login-failed -->', failed);
+    assets.set(LOGIN_FAILED, { type: login.type, bytes: Buffer.from(text, 'utf8') });
   }
   return assets;
 }

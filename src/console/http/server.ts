@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hardenHttpServer, RequestGuard } from '../../mcp/index.js';
+import { LOGIN_FAILED } from './assets.js';
 import type { Asset } from './assets.js';
 import type { ConsoleAuth } from './auth.js';
 import { readBytes } from './body.js';
@@ -78,7 +79,8 @@ export function consoleListener(opts: ConsoleServerOptions): (req: IncomingMessa
     if (pathname === '/logout' && method === 'POST') return redirect(res, '/', auth.logout(req));
 
     if (!pathname.startsWith('/api/')) {
-      const asset = opts.assets.get(pathname);
+      const failed = pathname === '/login' && url.searchParams.get('failed') === '1';
+      const asset = opts.assets.get(failed ? LOGIN_FAILED : pathname);
       if (asset === undefined || (pathname === '/login' && auth.mode !== 'tokens')) {
         return sendError(res, { code: 'not_found', message: 'not found' });
       }
