@@ -4,6 +4,7 @@ const MAIN = `Usage: rimthan <command> [options]
 
 Commands:
   serve                     run the MCP server (stdio or Streamable HTTP)
+  console                   serve the web console: releases as graphs, runs live, guided sessions
   registry check DIR        validate a release source folder (problems as file:line)
   registry build DIR        compile a release source into an immutable release file
   registry graph DIR|FILE   print a workflow as a Mermaid flowchart
@@ -45,6 +46,32 @@ Environment:
   RIMTHAN_MCP_MAX_REQUEST_BYTES           HTTP request body cap (default 4194304 workflow-engine, 1048576 runs)
   RIMTHAN_MCP_BEARER_TOKEN                bearer token (instead of --token-file)`;
 
+const CONSOLE = `Usage: rimthan console [options]
+
+Serves the web console: releases drawn as graphs (steps, gates, branches, host adapters, diffs), a session's durable
+runs (live timeline, resume form, cancel) and guided session files checked at a glance. It works through the same
+tools as \`serve\`, and executes the runs it starts (a worker of the run store). Prints "console listening on URL"
+on stderr; on loopback without tokens the URL carries a one-time sign-in token.
+
+Options:
+  --host H                listen address (default 127.0.0.1); beyond loopback --admin-token-file is required
+  --port N                port (default 8770; 0 picks a free port)
+  --releases DIR          a folder release store (default: the packaged releases)
+  --store SPEC            run store: sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db)
+  --flows MODULE          the flow catalog (default: the example catalog)
+  --session ID            without tokens: the session shown first (any session of the store can be chosen)
+  --workspace DIR         a repository whose .rimthan/workflow-session.json the console may read (repeatable)
+  --admin-token-file PATH the admin bearer tokens, one per line, each its own caller who sees only its own
+                          session; or set RIMTHAN_ADMIN_BEARER_TOKEN
+  --allowed-host H        extra Host name accepted (repeatable; default localhost, 127.0.0.1, [::1], the --host)
+  --allowed-origin O      extra Origin accepted (repeatable)
+
+Environment:
+  RIMTHAN_WORKFLOW_SIGNING_SECRET (and the other signing variables of \`rimthan serve --help\`): the key ring that
+  verifies session files; it must be the serving process's
+  RIMTHAN_ADMIN_BEARER_TOKEN          an admin bearer token (instead of --admin-token-file)
+  RIMTHAN_MCP_MAX_REQUEST_BYTES       request body cap (default 1048576)`;
+
 const REGISTRY = `Usage:
   rimthan registry check DIR                  validate a release source; prints file:line: code: message per problem
   rimthan registry build DIR --out FILE       compile DIR into a release file (refuses to change an existing file)
@@ -69,6 +96,7 @@ Output is JSON on stdout. A refused call (not_found, conflict, ...) prints {"err
 const TOPICS: Readonly<Record<string, string>> = {
   '': MAIN,
   serve: SERVE,
+  console: CONSOLE,
   registry: REGISTRY,
   'registry check': REGISTRY,
   'registry build': REGISTRY,

@@ -15,6 +15,7 @@ type Loader = () => Promise<Command>;
 /** Commands by their words; loaded lazily so `--help` stays fast and serve-only dependencies load only for serve. */
 const COMMANDS: Readonly<Record<string, Loader>> = {
   serve: async () => (await import('./commands/serve.js')).serveCommand,
+  console: async () => (await import('./commands/console.js')).consoleCommand,
   'registry check': async () => (await import('./commands/registry.js')).registryCheck,
   'registry build': async () => (await import('./commands/registry.js')).registryBuild,
   'registry graph': async () => (await import('./commands/registry.js')).registryGraph,

@@ -31,42 +31,60 @@ export function requestCap(env: CliIo['env'], profile: ProfileName): number {
 const MAX_TOKENS = 1024;
 const TOKEN = /^[\x21-\x7e]{16,4096}$/;
 
+/** Where a list of bearer tokens comes from: a file option or, without it, an environment variable. */
+export interface TokenSetting {
+  /** The option's name as typed (`--token-file`). */
+  readonly option: string;
+  readonly env: string;
+  /** What the tokens are for, in messages (`a bearer token`). */
+  readonly what: string;
+}
+
+export const PARTICIPANT_TOKENS: TokenSetting = {
+  option: '--token-file',
+  env: 'RIMTHAN_MCP_BEARER_TOKEN',
+  what: 'a bearer token',
+};
+
 /**
  * The accepted bearer tokens: every non-blank line of `--token-file` (trimmed; each token is its own principal, so
  * with the runs profile its own session), or RIMTHAN_MCP_BEARER_TOKEN; undefined for none. Problems name the setting
  * and the line number, never a token.
  */
 export function bearerTokens(tokenFile: string | undefined, io: CliIo): string[] | undefined {
+  return tokensFrom(PARTICIPANT_TOKENS, tokenFile, io);
+}
+
+/** The tokens of one setting (see {@link bearerTokens}); undefined when neither the file nor the variable is set. */
+export function tokensFrom(setting: TokenSetting, tokenFile: string | undefined, io: CliIo): string[] | undefined {
+  const { option, env, what } = setting;
   let tokens: string[];
   if (tokenFile !== undefined) {
     let text: string;
     try {
       text = readFileSync(resolve(io.cwd, tokenFile), 'utf8');
     } catch (error) {
-      throw new CommandFailed('invalid_config', `cannot read --token-file ${tokenFile}`, { cause: error });
+      throw new CommandFailed('invalid_config', `cannot read ${option} ${tokenFile}`, { cause: error });
     }
     const lines = text.split(/\r?\n/).map((line, i) => ({ token: line.trim(), line: i + 1 }));
     const present = lines.filter((l) => l.token !== '');
-    if (present.length === 0) throw new CommandFailed('invalid_config', `--token-file ${tokenFile} holds no token`);
+    if (present.length === 0) throw new CommandFailed('invalid_config', `${option} ${tokenFile} holds no token`);
     if (present.length > MAX_TOKENS)
-      throw new CommandFailed('invalid_config', `--token-file holds more than ${MAX_TOKENS} tokens`);
+      throw new CommandFailed('invalid_config', `${option} holds more than ${MAX_TOKENS} tokens`);
     const bad = present.find((l) => !TOKEN.test(l.token));
     if (bad !== undefined) {
       throw new CommandFailed(
         'invalid_config',
-        `--token-file ${tokenFile} line ${bad.line}: a bearer token must be 16 to 4096 printable ASCII characters without spaces`,
+        `${option} ${tokenFile} line ${bad.line}: ${what} must be 16 to 4096 printable ASCII characters without spaces`,
       );
     }
     tokens = present.map((l) => l.token);
   } else {
-    const fromEnv = io.env['RIMTHAN_MCP_BEARER_TOKEN'];
+    const fromEnv = io.env[env];
     if (fromEnv === undefined || fromEnv === '') return undefined;
     tokens = [fromEnv.trim()];
     if (!TOKEN.test(tokens[0] ?? '')) {
-      throw new CommandFailed(
-        'invalid_config',
-        'RIMTHAN_MCP_BEARER_TOKEN must be 16 to 4096 printable ASCII characters without spaces',
-      );
+      throw new CommandFailed('invalid_config', `${env} must be 16 to 4096 printable ASCII characters without spaces`);
     }
   }
   return [...new Set(tokens)];

@@ -14,3 +14,5 @@ export { GuidedError, GuidedErrorCode, ProtocolReason, CHECKPOINT_ERROR_MESSAGE 
 export { ProgressStatus, PrepareStatus, SubmitStatus, BlockerCode, FailureCode, FailureReason } from './codes.js';
 export { renderHostAsset } from './host/render.js';
 export { HOST_CAPABILITY_BITS, VALIDATOR_CAPABILITY_BITS } from './checkpoint/codec.js';
+export { migrationFacts, resolveMigrationTarget } from './engine/migrate.js';
+export type { MigrationFacts, MigrationSource, MigrationTarget } from './engine/migrate.js';

@@ -21,7 +21,8 @@ export {
   TYPED_CONTRACT_SINCE,
   requiresTypedContract,
 } from './validate/index.js';
-export { workflowMermaid, mermaidText, predicateLabel } from './graph.js';
+export { workflowGraph, workflowMermaid, mermaidText, predicateLabel } from './graph.js';
+export type { WorkflowGraph, WorkflowGraphEdge, WorkflowGraphNode } from './graph.js';
 export { FolderReleaseStore, ActiveReleaseChannel, packagedReleaseStore, StoreReason } from './store/index.js';
 export type {
   FolderStoreOptions,

@@ -80,6 +80,9 @@ describe('the packed npm package', () => {
       'releases/dist/research-2026.11.1.json',
       'releases/dist/research-2026.10.1.json',
       'docs/operations/workflow-engine-bootstrap.md',
+      'dist/src/console/assets/index.html',
+      'dist/src/console/assets/app.js',
+      'dist/src/console/assets/app.css',
     ]) {
       assert.ok(packed.files.includes(needed), `${needed} is in the package`);
     }

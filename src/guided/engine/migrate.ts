@@ -15,7 +15,7 @@ import { ProtocolReason, protocolError } from '../errors.js';
 import { checkHost } from '../host/adapter.js';
 import type { HostDeclaration } from '../host/declaration.js';
 import type { Blocker } from '../outcomes.js';
-import type { ReleaseScope } from '../scope.js';
+import type { ReleaseScope, WorkflowIndex } from '../scope.js';
 import { compareVersions } from '../../registry/naming.js';
 import { migrationConfirmationBlockers, projectionDigest, projectionOf, requireValidState } from './confirmed-state.js';
 import { blockersJson } from './deps.js';
@@ -27,6 +27,78 @@ interface MigrationRequest {
   readonly workflow_version: string;
   readonly host: HostDeclaration;
   readonly confirm: boolean;
+}
+
+/** The release and workflow version a checkpoint (or a release's workflow, before any checkpoint) is pinned to. */
+export interface MigrationSource {
+  readonly registry_release: string;
+  readonly workflow: { readonly id: string; readonly version: string };
+}
+
+/** The target workflow version a migration may move to, or the protocol refusal a migration request would get. */
+export type MigrationTarget =
+  | { readonly ok: true; readonly index: WorkflowIndex }
+  | { readonly ok: false; readonly reason: ProtocolReason; readonly message: string };
+
+/**
+ * Checks a migration's target in the spec's order, after the target release itself was matched: the target release
+ * must have the workflow version, it must be newer than the source's, and the target must be another release.
+ */
+export function resolveMigrationTarget(
+  source: MigrationSource,
+  target: ReleaseScope,
+  workflowVersion: string,
+): MigrationTarget {
+  const index = target.workflow(source.workflow.id, workflowVersion);
+  if (index === undefined) {
+    return {
+      ok: false,
+      reason: ProtocolReason.UnknownWorkflowVersion,
+      message: 'the target release has no such workflow version',
+    };
+  }
+  if (compareVersions(index.workflow.version, source.workflow.version) <= 0) {
+    return { ok: false, reason: ProtocolReason.MigrationNotNewer, message: 'the target workflow version is not newer' };
+  }
+  if (target.release.release === source.registry_release) {
+    return {
+      ok: false,
+      reason: ProtocolReason.MigrationSameRelease,
+      message: 'the migration target is the checkpoint release',
+    };
+  }
+  return { ok: true, index };
+}
+
+/** What a migration does, apart from the source position: where it restarts and which receipts it invalidates. */
+export interface MigrationFacts {
+  readonly target: {
+    readonly registry_release: string;
+    readonly workflow: { readonly id: string; readonly version: string };
+    readonly step: string;
+  };
+  readonly invalidated_artifacts: string[];
+  readonly invalidated_validators: string[];
+}
+
+/**
+ * The facts of a migration preview: the target restarts at its start step, and every artifact and validator receipt
+ * held (`receipts`: artifact ids and `validator@version` keys) is invalidated, listed sorted.
+ */
+export function migrationFacts(
+  target: ReleaseScope,
+  index: WorkflowIndex,
+  receipts: { readonly artifacts: Iterable<string>; readonly validators: Iterable<string> },
+): MigrationFacts {
+  return {
+    target: {
+      registry_release: target.release.release,
+      workflow: { id: index.workflow.id, version: index.workflow.version },
+      step: index.workflow.start_step,
+    },
+    invalidated_artifacts: [...new Set(receipts.artifacts)].sort(),
+    invalidated_validators: [...new Set(receipts.validators)].sort(),
+  };
 }
 
 /** Previews a migration (blocked until confirmed) or restarts the workflow at setup-workspace in the target release. */
@@ -47,16 +119,9 @@ export function migrateWorkflow(
       'the migration target is not the loaded target release',
     );
   }
-  const index = target.workflow(source.workflow.id, request.workflow_version);
-  if (index === undefined) {
-    throw protocolError(ProtocolReason.UnknownWorkflowVersion, 'the target release has no such workflow version');
-  }
-  if (compareVersions(index.workflow.version, source.workflow.version) <= 0) {
-    throw protocolError(ProtocolReason.MigrationNotNewer, 'the target workflow version is not newer');
-  }
-  if (target.release.release === source.registry_release) {
-    throw protocolError(ProtocolReason.MigrationSameRelease, 'the migration target is the checkpoint release');
-  }
+  const resolved = resolveMigrationTarget(source, target, request.workflow_version);
+  if (!resolved.ok) throw protocolError(resolved.reason, resolved.message);
+  const index = resolved.index;
 
   const proposed = args['next_confirmed_state'];
   const next = projectionOf(proposed ?? args['confirmed_state']);
@@ -81,15 +146,15 @@ export function migrateWorkflow(
   const host = checkHost(target, index, request.host);
   if (!host.ok) blockers.push(...host.blockers);
 
+  const facts = migrationFacts(target, index, {
+    artifacts: Object.keys(source.artifacts),
+    validators: Object.keys(source.validators),
+  });
   const preview = (confirmed: boolean): JsonObject => ({
     source: { registry_release: source.registry_release, workflow: { ...source.workflow }, step: source.current_step },
-    target: {
-      registry_release: target.release.release,
-      workflow: { id: index.workflow.id, version: index.workflow.version },
-      step: index.workflow.start_step,
-    },
-    invalidated_artifacts: Object.keys(source.artifacts).sort(),
-    invalidated_validators: Object.keys(source.validators).sort(),
+    target: { ...facts.target, workflow: { ...facts.target.workflow } },
+    invalidated_artifacts: [...facts.invalidated_artifacts],
+    invalidated_validators: [...facts.invalidated_validators],
     confirmed,
   });
   const blocked = (list: readonly Blocker[]): JsonObject => ({

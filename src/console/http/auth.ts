@@ -1,0 +1,142 @@
+/**
+ * Who may use the console, in one of two modes.
+ *
+ * - `link` (loopback only): the printed URL carries a one-time token. `GET /auth?token=…` exchanges it, once, for an
+ *   HttpOnly SameSite=Strict session cookie; the token is invalid from then on. The holder is the operator, who may
+ *   look at any session of the run store (they can read its file already).
+ * - `tokens`: the admin side's bearer tokens (one per line in the token file, or the environment). A person signs in
+ *   on the login page (`POST /auth`) for a cookie, a script sends `Authorization: Bearer`. Each token is its own
+ *   caller and sees only its own session: the same pseudonym the runs profile uses as the session id.
+ *
+ * Tokens, cookies and sessions are compared by SHA-256 digest in constant time; only digests are kept, in memory.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { sha256Hex } from '../../core/index.js';
+import { RequestGuard } from '../../mcp/index.js';
+
+export type ConsolePrincipal = { readonly kind: 'operator' } | { readonly kind: 'caller'; readonly session: string };
+
+export const COOKIE_NAME = 'rimthan_console';
+const COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)${COOKIE_NAME}=([A-Za-z0-9_-]{43})(?:;|$)`);
+/** A session cookie lives this long without use, and never longer than the absolute limit. */
+const IDLE_MS = 12 * 60 * 60 * 1000;
+const ABSOLUTE_MS = 24 * 60 * 60 * 1000;
+const MAX_SESSIONS = 1024;
+
+interface CookieSession {
+  readonly principal: ConsolePrincipal;
+  readonly created: number;
+  lastSeen: number;
+}
+
+const digest = (secret: string): Buffer => Buffer.from(sha256Hex(`rimthan-console\u0000${secret}`), 'hex');
+
+export interface AuthOptions {
+  readonly mode: 'link' | 'tokens';
+  /** `tokens` mode: the accepted bearer tokens. */
+  readonly tokens?: readonly string[];
+  /** Set `Secure` on the cookie (a listener beyond loopback is reached through TLS). */
+  readonly secureCookie: boolean;
+  readonly now?: () => number;
+}
+
+export class ConsoleAuth {
+  readonly mode: 'link' | 'tokens';
+  #linkToken: Buffer | undefined;
+  readonly #guard: RequestGuard | undefined;
+  readonly #sessions = new Map<string, CookieSession>();
+  readonly #secure: boolean;
+  readonly #now: () => number;
+
+  constructor(opts: AuthOptions) {
+    this.mode = opts.mode;
+    this.#secure = opts.secureCookie;
+    this.#now = opts.now ?? Date.now;
+    this.#guard =
+      opts.mode === 'tokens'
+        ? new RequestGuard({ allowedHosts: [], allowedOrigins: [], bearerTokens: opts.tokens ?? [] })
+        : undefined;
+  }
+
+  /** `link` mode: a fresh one-time token for the printed URL (any earlier one stops working). */
+  issueLinkToken(): string {
+    const token = randomBytes(32).toString('base64url');
+    this.#linkToken = digest(token);
+    return token;
+  }
+
+  /** Exchanges the one-time token for a session cookie (Set-Cookie value), once. */
+  exchangeLinkToken(token: string): string | undefined {
+    const expected = this.#linkToken;
+    if (expected === undefined || !timingSafeEqual(digest(token), expected)) return undefined;
+    this.#linkToken = undefined;
+    return this.#newSession({ kind: 'operator' });
+  }
+
+  /** `tokens` mode: the caller a bearer token stands for (the runs profile's session pseudonym). */
+  callerOf(token: string): ConsolePrincipal | undefined {
+    const principal = this.#guard?.authenticate({ headers: { authorization: `Bearer ${token}` } } as IncomingMessage);
+    return principal === undefined || !principal.authenticated ? undefined : { kind: 'caller', session: principal.id };
+  }
+
+  /** Signs a caller in with a token from the login form; the Set-Cookie value, or undefined. */
+  login(token: string): string | undefined {
+    const caller = this.callerOf(token);
+    return caller === undefined ? undefined : this.#newSession(caller);
+  }
+
+  /** The request's principal and how it authenticated, or undefined. */
+  principalOf(req: IncomingMessage): { principal: ConsolePrincipal; via: 'cookie' | 'bearer' } | undefined {
+    const header = req.headers.authorization;
+    if (header !== undefined && this.#guard !== undefined) {
+      const caller = this.#guard.authenticate(req);
+      return caller === undefined ? undefined : { principal: { kind: 'caller', session: caller.id }, via: 'bearer' };
+    }
+    const match = COOKIE_PATTERN.exec(req.headers.cookie ?? '');
+    if (match?.[1] === undefined) return undefined;
+    const key = digest(match[1]).toString('hex');
+    const session = this.#sessions.get(key);
+    const now = this.#now();
+    if (session === undefined) return undefined;
+    if (now - session.lastSeen > IDLE_MS || now - session.created > ABSOLUTE_MS) {
+      this.#sessions.delete(key);
+      return undefined;
+    }
+    session.lastSeen = now;
+    return { principal: session.principal, via: 'cookie' };
+  }
+
+  /** Ends the request's cookie session; the Set-Cookie value that clears it. */
+  logout(req: IncomingMessage): string {
+    const match = COOKIE_PATTERN.exec(req.headers.cookie ?? '');
+    if (match?.[1] !== undefined) this.#sessions.delete(digest(match[1]).toString('hex'));
+    return this.#cookie('', 0);
+  }
+
+  #newSession(principal: ConsolePrincipal): string {
+    const now = this.#now();
+    for (const [key, s] of this.#sessions) {
+      if (now - s.lastSeen > IDLE_MS || now - s.created > ABSOLUTE_MS) this.#sessions.delete(key);
+    }
+    while (this.#sessions.size >= MAX_SESSIONS) {
+      const oldest = this.#sessions.keys().next().value;
+      if (oldest === undefined) break;
+      this.#sessions.delete(oldest);
+    }
+    const secret = randomBytes(32).toString('base64url');
+    this.#sessions.set(digest(secret).toString('hex'), { principal, created: now, lastSeen: now });
+    return this.#cookie(secret);
+  }
+
+  #cookie(value: string, maxAge?: number): string {
+    return [
+      `${COOKIE_NAME}=${value}`,
+      'Path=/',
+      'HttpOnly',
+      'SameSite=Strict',
+      ...(maxAge === undefined ? [] : [`Max-Age=${maxAge}`]),
+      ...(this.#secure ? ['Secure'] : []),
+    ].join('; ');
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The console's HTTP server on `node:http`: Host and Origin checks (DNS rebinding, cross-site requests), the security
+ * headers on every answer, the sign-in exchange, the static page and the JSON API. Client time limits and malformed
+ * requests are handled as the MCP transport handles them (hardenHttpServer). Nothing is logged per request.
+ */
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hardenHttpServer, RequestGuard } from '../../mcp/index.js';
+import { LOGIN_FAILED } from './assets.js';
+import type { Asset } from './assets.js';
+import type { ConsoleAuth } from './auth.js';
+import { readBytes } from './body.js';
+import { applySecurityHeaders, redirect, sendError } from './respond.js';
+import type { Route } from './router.js';
+
+export interface ConsoleServerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly allowedHosts: readonly string[];
+  readonly allowedOrigins: readonly string[];
+  readonly auth: ConsoleAuth;
+  readonly assets: ReadonlyMap<string, Asset>;
+  readonly routes: readonly Route[];
+  /** Told about unexpected faults; the client only sees `internal`. */
+  readonly onFault?: (error: unknown) => void;
+}
+
+export interface ConsoleServer {
+  /** `http://host:port` (no trailing slash). */
+  readonly origin: string;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+const LOGIN_MAX_BYTES = 8192;
+
+function serveAsset(res: ServerResponse, asset: Asset, method: string): void {
+  res.writeHead(200, { 'Content-Type': asset.type, 'Content-Length': String(asset.bytes.byteLength) });
+  res.end(method === 'HEAD' ? undefined : asset.bytes);
+}
+
+/** `POST /auth` from the login form (`token=...`, form-encoded): a cookie and the page, or back to the form. */
+async function login(req: IncomingMessage, res: ServerResponse, auth: ConsoleAuth): Promise<void> {
+  const bytes = await readBytes(req, LOGIN_MAX_BYTES);
+  if (bytes === 'gone') return;
+  if (bytes === 'too_large') return sendError(res, { code: 'too_large', message: 'the sign-in form is too large' });
+  const token = new URLSearchParams(bytes.toString('utf8')).get('token')?.trim() ?? '';
+  const cookie = token === '' ? undefined : auth.login(token);
+  if (cookie === undefined) return redirect(res, '/login?failed=1');
+  redirect(res, '/', cookie);
+}
+
+export function consoleListener(opts: ConsoleServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const guard = new RequestGuard({ allowedHosts: opts.allowedHosts, allowedOrigins: opts.allowedOrigins });
+  const auth = opts.auth;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    applySecurityHeaders(res);
+    if (!guard.hostAllowed(req)) return sendError(res, { code: 'forbidden', message: 'host not allowed' });
+    if (!guard.originAllowed(req)) return sendError(res, { code: 'forbidden', message: 'origin not allowed' });
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://console.invalid');
+    } catch {
+      return sendError(res, { code: 'not_found', message: 'not found' });
+    }
+    const method = req.method ?? 'GET';
+    const pathname = url.pathname;
+
+    if (pathname === '/auth') {
+      if (method === 'GET' && auth.mode === 'link') {
+        const cookie = auth.exchangeLinkToken(url.searchParams.get('token') ?? '');
+        return cookie === undefined ? redirect(res, '/?link=used') : redirect(res, '/', cookie);
+      }
+      if (method === 'POST' && auth.mode === 'tokens') return login(req, res, auth);
+      return sendError(res, { code: 'method_not_allowed', message: 'method not allowed' });
+    }
+    if (pathname === '/logout' && method === 'POST') return redirect(res, '/', auth.logout(req));
+
+    if (!pathname.startsWith('/api/')) {
+      const failed = pathname === '/login' && url.searchParams.get('failed') === '1';
+      const asset = opts.assets.get(failed ? LOGIN_FAILED : pathname);
+      if (asset === undefined || (pathname === '/login' && auth.mode !== 'tokens')) {
+        return sendError(res, { code: 'not_found', message: 'not found' });
+      }
+      if (method !== 'GET' && method !== 'HEAD') {
+        return sendError(res, { code: 'method_not_allowed', message: 'method not allowed' }, { Allow: 'GET, HEAD' });
+      }
+      return serveAsset(res, asset, method);
+    }
+
+    const who = auth.principalOf(req);
+    if (who === undefined) {
+      req.resume();
+      return auth.mode === 'link'
+        ? sendError(res, {
+            code: 'unauthorized',
+            reason: 'link',
+            message: 'sign in with the link rimthan console printed',
+          })
+        : sendError(res, { code: 'unauthorized', reason: 'login', message: 'sign in with your token' });
+    }
+    // A cookie rides along on any request the browser sends: a state change must also prove it comes from our page.
+    if (method !== 'GET' && who.via === 'cookie' && req.headers.origin === undefined) {
+      req.resume();
+      return sendError(res, { code: 'forbidden', message: 'a request that changes something must carry its Origin' });
+    }
+    const candidates = opts.routes.filter((r) => r.pattern.test(pathname));
+    const route = candidates.find((r) => r.method === method);
+    if (route === undefined) {
+      req.resume();
+      return candidates.length === 0
+        ? sendError(res, { code: 'not_found', message: 'no such endpoint' })
+        : sendError(
+            res,
+            { code: 'method_not_allowed', message: 'method not allowed' },
+            { Allow: candidates.map((c) => c.method).join(', ') },
+          );
+    }
+    const params = (route.pattern.exec(pathname) ?? []).slice(1);
+    await route.handle({ req, res, url, params, principal: who.principal });
+  }
+
+  return (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      opts.onFault?.(error);
+      if (res.headersSent) res.destroy();
+      else sendError(res, { code: 'internal', message: 'internal error' });
+    });
+  };
+}
+
+/** Starts listening; resolves once the port is bound. */
+export async function startConsoleServer(opts: ConsoleServerOptions): Promise<ConsoleServer> {
+  const server = createServer({ requireHostHeader: false }, consoleListener(opts));
+  hardenHttpServer(server);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    origin: `http://${shown}:${address.port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error === undefined ? resolve() : reject(error)));
+        server.closeAllConnections();
+      }),
+  };
+}
