@@ -35,7 +35,9 @@ function call(
 ): Promise<Answer> {
   const url = new URL(path, origin);
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: opts.headers ?? {} }, (res) => {
+    // A fresh connection per request: a pooled keep-alive socket that the server closed while this process was busy
+    // (the session fixture drives a whole workflow in-process) would be reused and reset.
+    const req = request(url, { method, headers: opts.headers ?? {}, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
