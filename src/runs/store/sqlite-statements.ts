@@ -53,7 +53,7 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
        ORDER BY created_seq LIMIT ?`,
     ),
     updateRun: db.prepare(
-      `UPDATE runs SET status = @status, status_summary = @status_summary, cancel_requested = @cancel_requested,
+      `UPDATE runs SET definition_version = @definition_version, status = @status, status_summary = @status_summary, cancel_requested = @cancel_requested,
         checkpoint_revision = @checkpoint_revision, activity_cursor = @activity_cursor, artifacts = @artifacts,
         interrupt = @interrupt, updated_at = @updated_at, record_revision = @record_revision,
         lease_owner = CASE WHEN @status = 'running' THEN lease_owner END,
@@ -88,8 +88,11 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
       )
       .pluck(),
     // A claim is a fencing write: it bumps record_revision (see RunStore.claimRuns).
+    // A queued seed (pending with checkpoint 0) starts executing here: the claim moves it to running.
     setLease: db.prepare(
-      'UPDATE runs SET lease_owner = ?, lease_expires_at = ?, record_revision = record_revision + 1 WHERE run_id = ?',
+      `UPDATE runs SET lease_owner = ?, lease_expires_at = ?, record_revision = record_revision + 1,
+        status_summary = CASE WHEN status = 'pending' THEN 'started' ELSE status_summary END, status = 'running'
+       WHERE run_id = ?`,
     ),
     takeLease: db.prepare(
       `UPDATE runs SET lease_owner = @worker_id, lease_expires_at = @expires

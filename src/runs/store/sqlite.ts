@@ -8,12 +8,11 @@ import { RimthanError } from '../../core/errors.js';
 import { GroupCommitWriter } from './group-commit.js';
 import { NotifyHub } from './notify-hub.js';
 import { RecordCache } from './record-cache.js';
+import { cancelRequestCommit, planCommit, prepareCommit, type PreparedCommit } from './commit-plan.js';
 import {
   activityValues,
-  cancelRequestCommit,
   encodeJsonColumns,
   isUniqueViolation,
-  planCommit,
   rowToActivity,
   rowToCheckpoint,
   rowToRun,
@@ -205,8 +204,9 @@ export class SqliteRunStore implements RunStore {
 
   async commit(commit: Commit): Promise<RunRecord> {
     checkCommit(commit);
+    const prepared = prepareCommit(commit);
     const { sql, writer, cache } = this.#open();
-    return writer.write(() => applyCommit(sql, cache, commit));
+    return writer.write(() => applyCommit(sql, cache, prepared));
   }
 
   /** See RunStore.requestCancel: read and write in one turn of the single writer, so no other write can interleave. */
@@ -218,7 +218,7 @@ export class SqliteRunStore implements RunStore {
       if (row === undefined) return undefined;
       const current = rowToRun(row);
       const request = cancelRequestCommit(current, reason, updated_at);
-      return request === undefined ? current : applyCommit(sql, cache, request);
+      return request === undefined ? current : applyCommit(sql, cache, prepareCommit(request));
     });
   }
 
@@ -334,8 +334,9 @@ function currentRecord(sql: SqliteStatements, cache: RecordCache, commit: Commit
 }
 
 /** Executes one commit inside the batch transaction (its own savepoint). */
-function applyCommit(sql: SqliteStatements, cache: RecordCache, commit: Commit): RunRecord {
-  const { next, checkpointState } = planCommit(currentRecord(sql, cache, commit), commit);
+function applyCommit(sql: SqliteStatements, cache: RecordCache, prepared: PreparedCommit): RunRecord {
+  const { commit, checkpointState } = prepared;
+  const next = planCommit(currentRecord(sql, cache, commit), commit);
   try {
     if (commit.checkpoint !== undefined && checkpointState !== undefined) {
       sql.insertCheckpoint.run(
@@ -353,6 +354,7 @@ function applyCommit(sql: SqliteStatements, cache: RecordCache, commit: Commit):
     const json = encodeJsonColumns(final);
     const result = sql.updateRun.run({
       run_id: final.run_id,
+      definition_version: final.definition_version,
       status: final.status,
       status_summary: final.status_summary,
       cancel_requested: final.cancel_requested ? 1 : 0,

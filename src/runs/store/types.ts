@@ -120,6 +120,11 @@ export interface RunPatch {
   readonly cancel_requested?: boolean;
   readonly artifacts?: readonly ArtifactDescriptor[];
   readonly interrupt?: InterruptInfo | null;
+  /**
+   * Re-pins the run to another version of its flow. Only an explicit operator upgrade (`upgradeRun`, `rimthan runs
+   * upgrade`) sets it, in the one commit that also appends the upgraded checkpoint; no engine step changes a run's flow.
+   */
+  readonly definition_version?: string;
   readonly updated_at: string;
 }
 
@@ -144,6 +149,11 @@ export interface Commit {
    * holds an unexpired lease.
    */
   readonly lease?: CommitLease;
+  /**
+   * An operator restart (`restartRun`, `rimthan runs restart`): the one commit allowed to take a `failed` run back to
+   * `running`. Every other commit keeps failed terminal. Cancelled and completed runs are never reopened.
+   */
+  readonly reopen?: true;
 }
 
 export interface HistoryQuery {
@@ -157,6 +167,17 @@ export interface ListQuery {
   /** Exclusive lower bound on created_seq. */
   readonly after_seq?: number;
   readonly limit: number;
+}
+
+/**
+ * Optional hooks for metrics (commit latency, lease takeovers). Called synchronously on the store's write path: keep
+ * them cheap; a hook that throws is ignored.
+ */
+export interface StoreObserver {
+  /** A batch of commits became durable (`ok`) or failed: how many commits it carried and how long it took. */
+  commitBatch?(event: { readonly writes: number; readonly durationMs: number; readonly ok: boolean }): void;
+  /** A claim leased `runs` runs; `takeovers` of them were held by another worker whose lease had expired. */
+  claimed?(event: { readonly runs: number; readonly takeovers: number }): void;
 }
 
 /** Thrown by stores for an expected refusal (compare-and-swap lost, duplicate id). */

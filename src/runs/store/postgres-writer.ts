@@ -1,0 +1,217 @@
+/**
+ * Group commit for the PostgreSQL store, on the shared WriteBatcher: every kind of write (commits, pending records,
+ * inputs) has its own queue, and each batch is ONE statement, so a batch costs one round trip and one WAL flush
+ * however many runs it carries. Commits of one run that are queued back to back go into the same batch as one chain
+ * (see canChain); a commit that cannot join its run's chain waits for the next batch, so a run's commits are still
+ * applied in call order. A refused run writes nothing while the others commit (see postgres-batch-sql.ts); a batch the
+ * database rejects as a whole (a unique or check violation in one run) is retried commit by commit, so only the
+ * offending commit fails.
+ */
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { RimthanError } from '../../core/errors.js';
+import { canChain, planCommit, type PreparedCommit } from './commit-plan.js';
+import { commitBatchValues, createBatchValues } from './postgres-batch-sql.js';
+import type { PostgresQueries } from './postgres-queries.js';
+import { isUniqueViolation, rowToRun, type RunRow } from './rows.js';
+import { StoreConflictError, type NewRunRecord, type RunRecord, type StoreObserver } from './types.js';
+import { WriteBatcher, type Outcome } from './write-batcher.js';
+
+/** Most writes in one batch statement (bounds the statement's parameter arrays). */
+const MAX_BATCH = 512;
+
+interface CommitRow extends RunRow {
+  new_revision: number;
+  checkpoints: number;
+  skipped: string[];
+}
+
+/** A named (prepared once per connection) query. */
+function named(text: string, values: unknown[]): pg.QueryConfig {
+  const name = `rimthan_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+  return { name, text, values };
+}
+
+/** SQLSTATEs that fail one write of a batch rather than the database: unique and check violations. */
+function isRowRefusal(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return isUniqueViolation(error) || code === '23514';
+}
+
+function groupChains(batch: readonly PreparedCommit[]): PreparedCommit[][] {
+  const byRun = new Map<string, PreparedCommit[]>();
+  for (const p of batch) {
+    const chain = byRun.get(p.commit.run_id);
+    if (chain === undefined) byRun.set(p.commit.run_id, [p]);
+    else chain.push(p);
+  }
+  return [...byRun.values()];
+}
+
+/** Picks each run's chainable prefix from the commit queue (the rest of that run waits for the next batch). */
+function selectChains(queue: readonly PreparedCommit[]): boolean[] {
+  const tails = new Map<string, { last: PreparedCommit; checkpoint: number | undefined; blocked: boolean }>();
+  return queue.map((p) => {
+    const runId = p.commit.run_id;
+    const tail = tails.get(runId);
+    const checkpoint = p.commit.checkpoint?.revision;
+    if (tail === undefined) {
+      tails.set(runId, { last: p, checkpoint, blocked: false });
+      return true;
+    }
+    if (tail.blocked || !canChain(tail.last.commit, p.commit, tail.checkpoint)) {
+      tail.blocked = true;
+      return false;
+    }
+    tails.set(runId, { last: p, checkpoint: checkpoint ?? tail.checkpoint, blocked: false });
+    return true;
+  });
+}
+
+/** Takes each run id and idempotency key once per batch (a duplicate waits and then conflicts on its own). */
+function selectCreates(queue: readonly NewRunRecord[]): boolean[] {
+  const seen = new Set<string>();
+  return queue.map((r) => {
+    const keys = [`id:${r.run_id}`, ...(r.idempotency_key === null ? [] : [`key:${r.session_id}:${r.idempotency_key}`])];
+    if (keys.some((k) => seen.has(k))) return false;
+    for (const k of keys) seen.add(k);
+    return true;
+  });
+}
+
+export class PostgresWriter {
+  readonly #pool: pg.Pool;
+  readonly #sql: PostgresQueries;
+  readonly #observer: StoreObserver | undefined;
+  readonly commits: WriteBatcher<PreparedCommit, RunRecord>;
+  readonly creates: WriteBatcher<NewRunRecord, RunRecord>;
+  readonly inputs: WriteBatcher<{ sha256: string; canonical: string }, void>;
+
+  constructor(pool: pg.Pool, sql: PostgresQueries, observer: StoreObserver | undefined) {
+    this.#pool = pool;
+    this.#sql = sql;
+    this.#observer = observer;
+    this.commits = new WriteBatcher((b) => this.#timed(b.length, () => this.#writeCommits(b)), {
+      maxBatch: MAX_BATCH,
+      select: selectChains,
+    });
+    this.creates = new WriteBatcher((b) => this.#writeCreates(b), { maxBatch: MAX_BATCH, select: selectCreates });
+    this.inputs = new WriteBatcher((b) => this.#writeInputs(b), { maxBatch: MAX_BATCH });
+  }
+
+  /** Waits until every queued write has been written. */
+  async drain(): Promise<void> {
+    await Promise.all([this.commits.drain(), this.creates.drain(), this.inputs.drain()]);
+  }
+
+  async #timed<T>(writes: number, work: () => Promise<T>): Promise<T> {
+    const start = performance.now();
+    let ok = false;
+    try {
+      const result = await work();
+      ok = true;
+      return result;
+    } finally {
+      try {
+        this.#observer?.commitBatch?.({ writes, durationMs: performance.now() - start, ok });
+      } catch {
+        // An observer's fault is its own.
+      }
+    }
+  }
+
+  async #writeCommits(batch: readonly PreparedCommit[]): Promise<Outcome<RunRecord>[]> {
+    const chains = groupChains(batch);
+    let rows: CommitRow[];
+    try {
+      rows = (await this.#pool.query<CommitRow>(named(this.#sql.commitBatch, commitBatchValues(chains)))).rows;
+    } catch (error) {
+      if (!isRowRefusal(error) || batch.length === 1) {
+        const refusal = isUniqueViolation(error)
+          ? new StoreConflictError('checkpoint or activity position already taken')
+          : error;
+        return batch.map(() => ({ ok: false, error: refusal }));
+      }
+      return this.#oneByOne(batch);
+    }
+    const byRun = new Map(rows.map((row) => [row.run_id, row]));
+    const refused = chains.filter((chain) => !byRun.has((chain[0] as PreparedCommit).commit.run_id));
+    const reasons = refused.length === 0 ? new Map<string, unknown>() : await this.#refusals(refused);
+    const outcomes = new Map<PreparedCommit, Outcome<RunRecord>>();
+    for (const chain of chains) {
+      const row = byRun.get((chain[0] as PreparedCommit).commit.run_id);
+      if (row === undefined) {
+        const reason = reasons.get((chain[0] as PreparedCommit).commit.run_id);
+        chain.forEach((p, i) =>
+          outcomes.set(p, {
+            ok: false,
+            error: i === 0 ? reason : new StoreConflictError('an earlier commit of this run was refused'),
+          }),
+        );
+        continue;
+      }
+      const skipped = new Set(row.skipped);
+      let current = rowToRun(row);
+      for (const p of chain) {
+        const next = planCommit(current, p.commit);
+        const inserted = (p.commit.activities ?? []).filter((a) => !skipped.has(a.event_id)).length;
+        current = { ...next, activity_cursor: next.activity_cursor + inserted };
+        outcomes.set(p, { ok: true, value: current });
+      }
+      if (current.record_revision !== Number(row.new_revision)) {
+        throw new RimthanError('internal', 'a batched commit produced an unexpected record revision');
+      }
+    }
+    return batch.map((p) => outcomes.get(p) ?? { ok: false, error: new Error('a batched commit lost its outcome') });
+  }
+
+  /** After a batch the database refused as a whole: each commit alone, in order, so only the offending one fails. */
+  async #oneByOne(batch: readonly PreparedCommit[]): Promise<Outcome<RunRecord>[]> {
+    const outcomes: Outcome<RunRecord>[] = [];
+    for (const p of batch) {
+      const [outcome] = await this.#writeCommits([p]);
+      outcomes.push(outcome ?? { ok: false, error: new Error('a commit lost its outcome') });
+    }
+    return outcomes;
+  }
+
+  /** Why each refused chain's head was refused, decided from the run as it is now (not_found, conflict, ...). */
+  async #refusals(chains: readonly PreparedCommit[][]): Promise<Map<string, unknown>> {
+    const ids = chains.map((c) => (c[0] as PreparedCommit).commit.run_id);
+    const rows = (await this.#pool.query<RunRow>(named(this.#sql.runsByIds, [ids]))).rows;
+    const current = new Map(rows.map((row) => [row.run_id, rowToRun(row)]));
+    const reasons = new Map<string, unknown>();
+    for (const chain of chains) {
+      const head = (chain[0] as PreparedCommit).commit;
+      const record = current.get(head.run_id);
+      if (record === undefined) {
+        reasons.set(head.run_id, new RimthanError('not_found', 'run not found'));
+        continue;
+      }
+      try {
+        planCommit(record, head);
+        reasons.set(head.run_id, new StoreConflictError('run record changed since it was read'));
+      } catch (error) {
+        reasons.set(head.run_id, error);
+      }
+    }
+    return reasons;
+  }
+
+  async #writeCreates(batch: readonly NewRunRecord[]): Promise<Outcome<RunRecord>[]> {
+    const rows = (await this.#pool.query<RunRow>(named(this.#sql.createRuns, createBatchValues(batch)))).rows;
+    const created = new Map(rows.map((row) => [row.run_id, rowToRun(row)]));
+    return batch.map((r) => {
+      const record = created.get(r.run_id);
+      return record !== undefined
+        ? { ok: true, value: record }
+        : { ok: false, error: new StoreConflictError('run id or idempotency key already exists') };
+    });
+  }
+
+  async #writeInputs(batch: readonly { sha256: string; canonical: string }[]): Promise<Outcome<void>[]> {
+    const unique = new Map(batch.map((i) => [i.sha256, i.canonical]));
+    await this.#pool.query(named(this.#sql.putInputs, [[...unique.keys()], [...unique.values()]]));
+    return batch.map(() => ({ ok: true, value: undefined }));
+  }
+}
