@@ -42,6 +42,8 @@ export {
   type Checkpoint,
   type Commit,
   type CommitLease,
+  type DefinitionUse,
+  type StoreObserver,
   type HistoryQuery,
   type InterruptInfo,
   type ListQuery,

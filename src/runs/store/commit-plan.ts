@@ -78,7 +78,8 @@ export function planCommit(current: RunRecord, commit: Commit): RunRecord {
  */
 export function canChain(prev: Commit, next: Commit, lastCheckpoint: number | undefined): boolean {
   if (next.expected_record_revision !== prev.expected_record_revision + 1) return false;
-  if (next.lease !== undefined || next.reopen !== undefined || next.patch.definition_version !== undefined) return false;
+  if (next.lease !== undefined || next.reopen !== undefined || next.patch.definition_version !== undefined)
+    return false;
   const from = prev.patch.status;
   const to = next.patch.status;
   if (from === undefined || to === undefined || !isAllowedTransition(from, to)) return false;

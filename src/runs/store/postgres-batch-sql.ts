@@ -130,7 +130,9 @@ export function commitBatchValues(chains: readonly (readonly PreparedCommit[])[]
     for (const p of chain) {
       const c = p.commit;
       if (c.checkpoint !== undefined) {
-        [c.run_id, c.checkpoint.revision, p.checkpointState, c.checkpoint.created_at].forEach((v, i) => cps[i]?.push(v));
+        [c.run_id, c.checkpoint.revision, p.checkpointState, c.checkpoint.created_at].forEach((v, i) =>
+          cps[i]?.push(v),
+        );
       }
       for (const entry of c.activities ?? []) activityValues(c.run_id, entry).forEach((v, i) => acts[i]?.push(v));
     }

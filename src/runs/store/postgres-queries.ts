@@ -21,6 +21,14 @@ export function postgresQueries(q: string) {
       AND created_at < $1 ORDER BY created_seq LIMIT $2`,
     latestCheckpoint: `SELECT run_id, revision, state, created_at FROM ${q}.checkpoints WHERE run_id = $1
       ORDER BY revision DESC LIMIT 1`,
+    checkpointAt: `SELECT run_id, revision, state, created_at FROM ${q}.checkpoints WHERE run_id = $1 AND revision = $2`,
+    definitionsInUse: `SELECT definition_name, definition_version, count(*)::int AS runs,
+        (array_agg(run_id ORDER BY created_seq))[1:10] AS run_ids
+      FROM ${q}.runs WHERE status IN ('pending', 'running', 'interrupted')
+      GROUP BY definition_name, definition_version ORDER BY definition_name, definition_version`,
+    runsOfDefinition: `SELECT ${RUN_COLUMNS} FROM ${q}.runs WHERE definition_name = $1 AND definition_version = $2
+      AND status IN ('pending', 'running', 'interrupted') AND created_seq > $3 ORDER BY created_seq LIMIT $4`,
+    statusCounts: `SELECT status, count(*)::int AS n FROM ${q}.runs GROUP BY status`,
     eventOrdinal: `SELECT ordinal FROM ${q}.activities WHERE run_id = $1 AND revision = $2 AND event_id = $3`,
     historyFirst: `SELECT ${ACTIVITY_COLUMNS} FROM ${q}.activities WHERE run_id = $1
       ORDER BY revision, ordinal LIMIT $2`,
@@ -40,7 +48,9 @@ export function postgresQueries(q: string) {
         record_revision = r.record_revision + 1, status = 'running',
         status_summary = CASE WHEN r.status = 'pending' THEN 'started' ELSE r.status_summary END
       FROM picked WHERE r.run_id = picked.run_id
-      RETURNING ${RUN_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')}, picked.previous_owner`,
+      RETURNING ${RUN_COLUMNS.split(', ')
+        .map((c) => `r.${c}`)
+        .join(', ')}, picked.previous_owner`,
     requestCancel: `WITH upd AS (
         UPDATE ${q}.runs SET cancel_requested = true, status_summary = $2, updated_at = $3,
           record_revision = record_revision + 1

@@ -72,7 +72,10 @@ function selectChains(queue: readonly PreparedCommit[]): boolean[] {
 function selectCreates(queue: readonly NewRunRecord[]): boolean[] {
   const seen = new Set<string>();
   return queue.map((r) => {
-    const keys = [`id:${r.run_id}`, ...(r.idempotency_key === null ? [] : [`key:${r.session_id}:${r.idempotency_key}`])];
+    const keys = [
+      `id:${r.run_id}`,
+      ...(r.idempotency_key === null ? [] : [`key:${r.session_id}:${r.idempotency_key}`]),
+    ];
     if (keys.some((k) => seen.has(k))) return false;
     for (const k of keys) seen.add(k);
     return true;

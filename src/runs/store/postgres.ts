@@ -19,6 +19,7 @@ import {
   rowToActivity,
   rowToCheckpoint,
   rowToRun,
+  statusCountsOf,
   type ActivityRow,
   type CheckpointRow,
   type RunRow,
@@ -27,10 +28,12 @@ import type {
   ActivityEntry,
   Checkpoint,
   Commit,
+  DefinitionUse,
   HistoryQuery,
   ListQuery,
   NewRunRecord,
   RunRecord,
+  RunStatus,
   RunStore,
   StoreObserver,
 } from './types.js';
@@ -39,12 +42,14 @@ import {
   checkCancelRequest,
   checkUnseededQuery,
   checkCommit,
+  checkDefinitionKey,
   checkExclude,
   checkHistoryQuery,
   checkInput,
   checkLease,
   checkListQuery,
   checkNewRun,
+  checkRevision,
   STORE_LIMITS,
 } from './validate.js';
 
@@ -199,6 +204,28 @@ export class PostgresRunStore implements RunStore {
   async latestCheckpoint(run_id: string): Promise<Checkpoint | undefined> {
     const row = (await this.#pool().query<CheckpointRow>(this.#sql.latestCheckpoint, [run_id])).rows[0];
     return row === undefined ? undefined : rowToCheckpoint(row);
+  }
+
+  async checkpointAt(run_id: string, revision: number): Promise<Checkpoint | undefined> {
+    checkRevision(run_id, revision);
+    const row = (await this.#pool().query<CheckpointRow>(this.#sql.checkpointAt, [run_id, revision])).rows[0];
+    return row === undefined ? undefined : rowToCheckpoint(row);
+  }
+
+  async definitionsInUse(): Promise<DefinitionUse[]> {
+    const result = await this.#pool().query<DefinitionUse>(this.#sql.definitionsInUse);
+    return result.rows.map((r) => ({ ...r, runs: Number(r.runs) }));
+  }
+
+  async runsOfDefinition(name: string, version: string, query: ListQuery): Promise<RunRecord[]> {
+    checkDefinitionKey(name, version);
+    checkListQuery(query);
+    const values = [name, version, query.after_seq ?? 0, query.limit];
+    return (await this.#pool().query<RunRow>(this.#sql.runsOfDefinition, values)).rows.map(rowToRun);
+  }
+
+  async statusCounts(): Promise<Record<RunStatus, number>> {
+    return statusCountsOf((await this.#pool().query<{ status: string; n: number }>(this.#sql.statusCounts)).rows);
   }
 
   async history(run_id: string, query: HistoryQuery): Promise<ActivityEntry[]> {

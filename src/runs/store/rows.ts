@@ -152,6 +152,20 @@ export function encodeJsonColumns(r: Pick<RunRecord, 'artifacts' | 'artifact_nam
   };
 }
 
+/** Per-status run counts from `status, n` rows, with every status present. */
+export function statusCountsOf(rows: readonly { status: string; n: number | string }[]): Record<RunStatus, number> {
+  const counts: Record<RunStatus, number> = {
+    pending: 0,
+    running: 0,
+    interrupted: 0,
+    completed: 0,
+    cancelled: 0,
+    failed: 0,
+  };
+  for (const row of rows) if (row.status in counts) counts[row.status as RunStatus] = Number(row.n);
+  return counts;
+}
+
 /** True for a unique/primary-key violation from either driver. */
 export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;

@@ -17,6 +17,11 @@ type StatementName =
   | 'insertCheckpoint'
   | 'latestCheckpoint'
   | 'insertActivity'
+  | 'checkpointAt'
+  | 'definitionsInUse'
+  | 'definitionRunIds'
+  | 'runsOfDefinition'
+  | 'statusCounts'
   | 'eventOrdinal'
   | 'historyFirst'
   | 'historyAfter'
@@ -68,6 +73,25 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
       `INSERT INTO activities (${ACTIVITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (event_id) DO NOTHING`,
     ),
+    checkpointAt: db.prepare(
+      'SELECT run_id, revision, state, created_at FROM checkpoints WHERE run_id = ? AND revision = ?',
+    ),
+    definitionsInUse: db.prepare(
+      `SELECT definition_name, definition_version, count(*) AS runs FROM runs
+       WHERE status IN ('pending', 'running', 'interrupted')
+       GROUP BY definition_name, definition_version ORDER BY definition_name, definition_version`,
+    ),
+    definitionRunIds: db
+      .prepare(
+        `SELECT run_id FROM runs WHERE definition_name = ? AND definition_version = ?
+         AND status IN ('pending', 'running', 'interrupted') ORDER BY created_seq LIMIT 10`,
+      )
+      .pluck(),
+    runsOfDefinition: db.prepare(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE definition_name = ? AND definition_version = ?
+       AND status IN ('pending', 'running', 'interrupted') AND created_seq > ? ORDER BY created_seq LIMIT ?`,
+    ),
+    statusCounts: db.prepare('SELECT status, count(*) AS n FROM runs GROUP BY status'),
     eventOrdinal: db
       .prepare('SELECT ordinal FROM activities WHERE run_id = ? AND revision = ? AND event_id = ?')
       .pluck(),

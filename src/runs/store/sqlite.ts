@@ -16,6 +16,7 @@ import {
   rowToActivity,
   rowToCheckpoint,
   rowToRun,
+  statusCountsOf,
   type ActivityRow,
   type CheckpointRow,
   type RunRow,
@@ -27,10 +28,12 @@ import {
   type ActivityEntry,
   type Checkpoint,
   type Commit,
+  type DefinitionUse,
   type HistoryQuery,
   type ListQuery,
   type NewRunRecord,
   type RunRecord,
+  type RunStatus,
   type RunStore,
 } from './types.js';
 import {
@@ -38,12 +41,14 @@ import {
   checkCancelRequest,
   checkUnseededQuery,
   checkCommit,
+  checkDefinitionKey,
   checkExclude,
   checkHistoryQuery,
   checkInput,
   checkLease,
   checkListQuery,
   checkNewRun,
+  checkRevision,
   STORE_LIMITS,
 } from './validate.js';
 
@@ -227,6 +232,44 @@ export class SqliteRunStore implements RunStore {
       const row = this.#open().sql.latestCheckpoint.get(run_id) as CheckpointRow | undefined;
       return row === undefined ? undefined : rowToCheckpoint(row);
     });
+  }
+
+  checkpointAt(run_id: string, revision: number): Promise<Checkpoint | undefined> {
+    return settle(() => {
+      checkRevision(run_id, revision);
+      const row = this.#open().sql.checkpointAt.get(run_id, revision) as CheckpointRow | undefined;
+      return row === undefined ? undefined : rowToCheckpoint(row);
+    });
+  }
+
+  definitionsInUse(): Promise<DefinitionUse[]> {
+    return settle(() => {
+      const { sql } = this.#open();
+      const rows = sql.definitionsInUse.all() as {
+        definition_name: string;
+        definition_version: string;
+        runs: number;
+      }[];
+      return rows.map((r) => ({
+        definition_name: r.definition_name,
+        definition_version: r.definition_version,
+        runs: Number(r.runs),
+        run_ids: sql.definitionRunIds.all(r.definition_name, r.definition_version) as string[],
+      }));
+    });
+  }
+
+  runsOfDefinition(name: string, version: string, query: ListQuery): Promise<RunRecord[]> {
+    return settle(() => {
+      checkDefinitionKey(name, version);
+      checkListQuery(query);
+      const rows = this.#open().sql.runsOfDefinition.all(name, version, query.after_seq ?? 0, query.limit) as RunRow[];
+      return rows.map(rowToRun);
+    });
+  }
+
+  statusCounts(): Promise<Record<RunStatus, number>> {
+    return settle(() => statusCountsOf(this.#open().sql.statusCounts.all() as { status: string; n: number }[]));
   }
 
   history(run_id: string, query: HistoryQuery): Promise<ActivityEntry[]> {

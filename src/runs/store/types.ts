@@ -169,6 +169,16 @@ export interface ListQuery {
   readonly limit: number;
 }
 
+/** A flow version that non-terminal runs (pending, running, interrupted) are pinned to. */
+export interface DefinitionUse {
+  readonly definition_name: string;
+  readonly definition_version: string;
+  /** Non-terminal runs pinned to it. */
+  readonly runs: number;
+  /** The oldest of them (at most 10), to name in a refusal. */
+  readonly run_ids: readonly string[];
+}
+
 /**
  * Optional hooks for metrics (commit latency, lease takeovers). Called synchronously on the store's write path: keep
  * them cheap; a hook that throws is ignored.
@@ -234,6 +244,14 @@ export interface RunStore {
    */
   requestCancel(run_id: string, reason: string, updated_at: string): Promise<RunRecord | undefined>;
   latestCheckpoint(run_id: string): Promise<Checkpoint | undefined>;
+  /** One checkpoint by revision (restart from a step reads an earlier one); undefined when there is none. */
+  checkpointAt(run_id: string, revision: number): Promise<Checkpoint | undefined>;
+  /** Every flow version that non-terminal runs are pinned to, by name then version (the deploy check at start-up). */
+  definitionsInUse(): Promise<DefinitionUse[]>;
+  /** Non-terminal runs pinned to name@version, in creation order after `after_seq` (paged like listRuns). */
+  runsOfDefinition(name: string, version: string, query: ListQuery): Promise<RunRecord[]>;
+  /** How many runs are in each status (every session): for metrics and for checking a copied store. */
+  statusCounts(): Promise<Record<RunStatus, number>>;
   /**
    * Entries ordered by (revision, ordinal), strictly after the cursor; cost O(limit). An after_event_id that is not in
    * after_revision → RimthanError('invalid_argument'), so a cursor never silently skips entries.

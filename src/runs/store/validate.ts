@@ -79,7 +79,9 @@ export function isAllowedTransition(from: RunStatus, to: RunStatus): boolean {
 /** Every allowed (from, to) pair, staying in a non-terminal status included (for SQL that checks transitions). */
 export function allowedTransitionPairs(): [RunStatus, RunStatus][] {
   const statuses = Object.keys(TRANSITIONS) as RunStatus[];
-  return statuses.flatMap((from) => statuses.filter((to) => isAllowedTransition(from, to)).map((to): [RunStatus, RunStatus] => [from, to]));
+  return statuses.flatMap((from) =>
+    statuses.filter((to) => isAllowedTransition(from, to)).map((to): [RunStatus, RunStatus] => [from, to]),
+  );
 }
 
 /** The transition an operator restart may make on top of the status machine (see Commit.reopen). */
@@ -222,6 +224,18 @@ export function checkListQuery(query: ListQuery): void {
     if (!Number.isSafeInteger(query.after_seq) || query.after_seq < 0)
       throw invalid('after_seq must be an integer >= 0');
   }
+}
+
+/** Checks a checkpoint lookup by revision. */
+export function checkRevision(run_id: string, revision: number): void {
+  checkText('run_id', run_id, STORE_LIMITS.maxIdentifierBytes);
+  checkCounter('revision', revision, 0);
+}
+
+/** Checks a flow name and version used as a query. */
+export function checkDefinitionKey(name: string, version: string): void {
+  checkText('definition_name', name, STORE_LIMITS.maxIdentifierBytes);
+  checkText('definition_version', version, STORE_LIMITS.maxIdentifierBytes);
 }
 
 /** Checks lease arguments shared by claim and renew. */

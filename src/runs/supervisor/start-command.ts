@@ -1,7 +1,8 @@
 /**
- * Start: the acknowledgement boundary. The seed (checkpoint revision 0 + run_started + status running) is written on
- * the caller's path, so the caller returns exactly when it is durable; execution then starts on a free local slot or
- * is queued to the worker pool. No vertex runs before the seed is durable.
+ * Start: the acknowledgement boundary. The seed (checkpoint revision 0 + run_started) is written on the caller's path,
+ * so the caller returns exactly when it is durable; execution then starts on a free local slot (status `running`) or
+ * the run waits, durably `pending`, for the first worker with a free slot to claim it (admission control: a worker
+ * never holds more runs in memory than its `concurrency`). No vertex runs before the seed is durable.
  */
 import { RimthanError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
@@ -66,7 +67,7 @@ export async function startRun(engine: EngineHandle, sessionId: string, runId: s
   for (let i = 0; i < MAX_TRIES; i++) {
     const record = await engine.store.getRun(sessionId, runId);
     if (record === undefined) throw runNotFound();
-    if (record.checkpoint_revision >= 0) return record;
+    if (record.checkpoint_revision >= 0) return record; // seeded already (a retried start, an idempotency key)
     if (record.status !== RunStatus.Pending) throw runConflict(`run is ${record.status}`);
     const def = pinnedDefinition(engine.catalog, record);
     if (def === undefined) {
@@ -74,14 +75,15 @@ export async function startRun(engine: EngineHandle, sessionId: string, runId: s
       throw unknownDefinition(record);
     }
     const { input, state } = await initialState(engine, record, def);
+    const slot = engine.reserveSlot();
     const step = seedStep({
       record,
       now: engine.clock.now().toISOString(),
       totalVertices: def.graph.size,
       flowState: state,
       start: def.graph.start,
+      queued: slot === undefined,
     });
-    const slot = engine.reserveSlot();
     const commit = buildStepCommit(step);
     let seeded: RunRecord;
     try {
