@@ -7,7 +7,7 @@
  * travel as NOTIFY on one channel per schema and arrive through one dedicated LISTEN connection.
  */
 import pg from 'pg';
-import type { PoolConfig, PoolClient } from 'pg';
+import type { PoolConfig } from 'pg';
 import { RimthanError } from '../../core/errors.js';
 import { NotifyHub } from './notify-hub.js';
 import { PostgresListener } from './postgres-listener.js';

@@ -6,7 +6,7 @@ import type { SupervisorOptions } from './types.js';
 
 export const SUPERVISOR_DEFAULTS = {
   leaseMs: 30_000,
-  concurrency: 4,
+  concurrency: 16,
   maxConcurrency: 256,
   minLeaseMs: 50,
   /** Longest period a Node.js timer supports (about 24.8 days); longer ones would fire at once. */

@@ -1,0 +1,104 @@
+/**
+ * Rimthan on PostgreSQL as the comparison runs it: PostgresRunStore (group commit, synchronous_commit on) in its own
+ * schema, the bench chain flow, a started Supervisor and the seven run tools, built exactly as a host builds them.
+ * `runOnce` goes input store → pending record → durable seed → execution → durable `completed`; `startOnly` is the
+ * real `workflow_run_start` tool call, acknowledged at the durable seed.
+ */
+import { defineFlow, PostgresRunStore, TERMINAL_STATUSES } from '../../src/runs/index.js';
+import { RunToolName } from '../../src/tools/index.js';
+import { chainFlow, CHAIN_FLOW, openRuntime, type Runtime } from '../suites/runs-runtime.js';
+import type { PgEngine } from './engine.js';
+import { PG_STEPS } from './engine.js';
+
+export const SLOW_FLOW = { name: 'bench_slow', version: 'v1' } as const;
+
+/** `bench_slow`: five vertices that each wait `stepMs` (the failover part kills a worker in the middle of them). */
+export function slowFlow(stepMs: number) {
+  const ids = ['s0', 's1', 's2', 's3', 's4'];
+  return defineFlow<{ count: number }>({
+    ...SLOW_FLOW,
+    description: 'five waiting vertices (benchmark)',
+    inputSchema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['count'],
+      properties: { count: { type: 'integer', minimum: 0 } },
+    },
+    graph: {
+      start: 's0',
+      vertices: Object.fromEntries(
+        ids.map((id, i) => [
+          id,
+          {
+            run: async ({ state }: { state: Readonly<{ count: number }> }) => {
+              await new Promise((resolve) => setTimeout(resolve, stepMs));
+              return { count: state.count + 1 };
+            },
+            ...(i + 1 < ids.length ? { next: ids[i + 1] as string } : {}),
+          },
+        ]),
+      ),
+    },
+  });
+}
+
+export interface RimthanPgOptions {
+  readonly url: string;
+  readonly schema: string;
+  /** Supervisor slots (admission control). */
+  readonly concurrency: number;
+  readonly poolMax: number;
+  readonly workerId?: string;
+  readonly leaseMs?: number;
+  /** Also register `bench_slow` with this vertex pause. */
+  readonly slowStepMs?: number;
+}
+
+/** Opens the store (creating the schema) and starts a supervisor on it. */
+export async function openRimthanPg(
+  o: RimthanPgOptions,
+): Promise<PgEngine & { readonly runtime: Runtime; startSlow(count: number): Promise<string[]> }> {
+  const store = new PostgresRunStore({ connectionString: o.url, schema: o.schema, pool: { max: o.poolMax } });
+  const rt = await openRuntime({
+    store,
+    flows: o.slowStepMs === undefined ? [chainFlow(PG_STEPS)] : [chainFlow(PG_STEPS), slowFlow(o.slowStepMs)],
+    concurrency: o.concurrency,
+    ...(o.workerId === undefined ? {} : { workerId: o.workerId }),
+    ...(o.leaseMs === undefined ? {} : { leaseMs: o.leaseMs }),
+  });
+  let seq = Math.floor(Math.random() * 1e9);
+  const inFlight = new Set<string>();
+  const start = rt.tool(RunToolName.RunStart);
+  return {
+    name: 'Rimthan',
+    runtime: rt,
+    async runOnce() {
+      const pending = await rt.createPending(CHAIN_FLOW, { count: ++seq % 1e9 });
+      await rt.controller.start(pending.run_id);
+      const done = await rt.finished(pending.run_id);
+      if (done.status !== 'completed') throw new Error(`Rimthan run ended ${done.status}`);
+    },
+    async startOnly() {
+      const result = await start.invoke(
+        `{"definition_name":"${CHAIN_FLOW.name}","definition_version":"${CHAIN_FLOW.version}","input":{"count":${++seq % 1e9}}}`,
+      );
+      if (!result.ok || result.value['checkpoint_revision'] !== 0) throw new Error('start was not acknowledged');
+      const runId = String(result.value['run_id']);
+      inFlight.add(runId);
+      void rt.store.waitForStatus(runId, TERMINAL_STATUSES).then(() => inFlight.delete(runId));
+    },
+    async drain() {
+      while (inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    },
+    async startSlow(count) {
+      const ids: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const pending = await rt.createPending(SLOW_FLOW, { count: 0 });
+        await rt.controller.start(pending.run_id);
+        ids.push(pending.run_id);
+      }
+      return ids;
+    },
+    close: () => rt.close(),
+  };
+}
