@@ -83,7 +83,8 @@ export async function openRimthanPg(
         `{"definition_name":"${CHAIN_FLOW.name}","definition_version":"${CHAIN_FLOW.version}","input":{"count":${++seq % 1e9}}}`,
       );
       if (!result.ok || result.value['checkpoint_revision'] !== 0) throw new Error('start was not acknowledged');
-      const runId = String(result.value['run_id']);
+      const runId = result.value['run_id'];
+      if (typeof runId !== 'string') throw new Error('start returned no run id');
       inFlight.add(runId);
       void rt.store.waitForStatus(runId, TERMINAL_STATUSES).then(() => inFlight.delete(runId));
     },
