@@ -110,7 +110,8 @@ for (const backend of backends) {
         );
         return catalog;
       };
-      const { a: storeA, b: storeB, cleanup } = await backend.open();
+      const opened = await backend.open();
+      const { a: storeA, b: storeB } = opened;
       const a = new Supervisor({
         store: storeA,
         catalog: catalogFor('a'),
@@ -167,7 +168,7 @@ for (const backend of backends) {
         release.resolve();
         await a.stop();
         await b.stop();
-        await cleanup();
+        await opened.cleanup();
       }
     });
   });
