@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.js';
 import type { JsonObject } from '../../core/json.js';
 import type { ErrorContext, WarmStart } from '../executor/run-execution.js';
 import type { FlowCatalog } from '../flow/catalog.js';
+import type { RemovedVersions } from '../operator/deploy-check.js';
 import type { ActivityEntry, CommitLease, HistoryQuery, RunRecord, RunStore } from '../store/types.js';
 
 export interface SupervisorOptions {
@@ -42,6 +43,13 @@ export interface SupervisorOptions {
    * every min(leaseMs, this) ms. `false` never fails one.
    */
   readonly abandonedStartMs?: number | false;
+  /**
+   * The deploy check when the supervisor starts: unfinished runs pinned to a flow version this catalog lacks make
+   * `start()` throw RimthanError('definition_in_use') naming them (`refuse`, the default); `fail` fails those runs with
+   * a reason that says so and starts; `ignore` starts and leaves them to workers that have the version (rolling
+   * deploys where older workers still run them; see unknownDefinition).
+   */
+  readonly removedVersions?: RemovedVersions;
   /** Background faults (store errors, vertex exceptions). Local diagnosis only: never forward them to a client. */
   readonly onError?: (error: unknown, where: ErrorContext) => void;
 }
