@@ -109,7 +109,7 @@ const fragile = defineFlow<State>({
 interface Backend {
   readonly name: string;
   readonly skip?: string;
-  open(): Promise<{ store: RunStore; another(): Promise<RunStore>; cleanup(): Promise<void> }>;
+  open(): Promise<{ store: RunStore; cleanup: () => Promise<void> }>;
 }
 
 const backends: Backend[] = [
@@ -126,7 +126,6 @@ const backends: Backend[] = [
       };
       return {
         store: await make(),
-        another: make,
         async cleanup() {
           for (const s of opened) await s.close();
           rmSync(dir, { recursive: true, force: true });
@@ -148,7 +147,6 @@ const backends: Backend[] = [
       };
       return {
         store: await make(),
-        another: make,
         async cleanup() {
           for (const s of opened) await s.close();
           await dropSchema(schema);

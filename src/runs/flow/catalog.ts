@@ -66,7 +66,7 @@ function compileUpgrades(spec: FlowSpec<JsonObject, JsonObject>, graph: Compiled
       vertices.set(from, to);
     }
     if (vertices.size === 0) throw invalid(`upgrade from ${u.from} maps no vertex`);
-    out.set(u.from, { from: u.from, vertices, state: u.state as ((previous: JsonObject) => JsonObject) | undefined });
+    out.set(u.from, { from: u.from, vertices, state: u.state });
   }
   return out;
 }
