@@ -23,6 +23,8 @@ export interface GroupCommitHooks {
   readonly onRollback?: () => void;
   /** Switches the connection between synced commits (true, the default) and unsynced ones; called outside a batch. */
   readonly setSync?: (sync: boolean) => void;
+  /** Told after each batch transaction: how many writes it carried, how long it took, whether it committed. */
+  readonly onBatch?: (writes: number, durationMs: number, ok: boolean) => void;
 }
 
 export interface WriteOptions {
@@ -74,10 +76,19 @@ export class GroupCommitWriter {
     const sync = !this.#grouped || batch.some((w) => w.sync);
     const relax = !sync && this.#hooks.setSync !== undefined;
     if (relax) this.#hooks.setSync?.(false);
+    const start = performance.now();
+    let ok = false;
     try {
-      return this.#commitBatch(batch, sync);
+      const outcomes = this.#commitBatch(batch, sync);
+      ok = true;
+      return outcomes;
     } finally {
       if (relax) this.#hooks.setSync?.(true);
+      try {
+        this.#hooks.onBatch?.(batch.length, performance.now() - start, ok);
+      } catch {
+        // An observer's fault is its own.
+      }
     }
   }
 

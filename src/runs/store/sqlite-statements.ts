@@ -27,6 +27,7 @@ type StatementName =
   | 'historyAfter'
   | 'claimable'
   | 'setLease'
+  | 'leaseOwner'
   | 'takeLease'
   | 'renewLease'
   | 'releaseLease';
@@ -112,6 +113,7 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
       )
       .pluck(),
     // A claim is a fencing write: it bumps record_revision (see RunStore.claimRuns).
+    leaseOwner: db.prepare('SELECT lease_owner FROM runs WHERE run_id = ?').pluck(),
     // A queued seed (pending with checkpoint 0) starts executing here: the claim moves it to running.
     setLease: db.prepare(
       `UPDATE runs SET lease_owner = ?, lease_expires_at = ?, record_revision = record_revision + 1,

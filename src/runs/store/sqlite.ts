@@ -35,6 +35,7 @@ import {
   type RunRecord,
   type RunStatus,
   type RunStore,
+  type StoreObserver,
 } from './types.js';
 import {
   checkBatch,
@@ -60,6 +61,8 @@ export interface SqliteRunStoreOptions {
   readonly groupCommit?: boolean;
   /** How long a write waits for another process's lock before failing (default 5000 ms). */
   readonly busyTimeoutMs?: number;
+  /** Metrics hooks (commit batch latency, lease takeovers). */
+  readonly observer?: StoreObserver;
 }
 
 interface OpenState {
@@ -101,6 +104,7 @@ export class SqliteRunStore implements RunStore {
           changes: () => Number(totalChanges.get()),
           onRollback: () => cache.clear(),
           setSync: (sync) => db.pragma(`synchronous = ${sync ? 'FULL' : 'NORMAL'}`),
+          onBatch: (writes, durationMs, ok) => this.#options.observer?.commitBatch?.({ writes, durationMs, ok }),
         });
         this.#state = { db, sql, writer, cache };
       } catch (error) {
@@ -310,14 +314,26 @@ export class SqliteRunStore implements RunStore {
     const { sql, writer } = this.#open();
     const skip = JSON.stringify(exclude);
     if (limit === 0 || (sql.claimable.all(Date.now(), skip, 1) as string[]).length === 0) return [];
-    return writer.write(() => {
+    const claimed = await writer.write(() => {
       const now = Date.now();
       const ids = sql.claimable.all(now, skip, limit) as string[];
-      return ids.map((id) => {
+      let takeovers = 0;
+      const records = ids.map((id) => {
+        const previous = sql.leaseOwner.get(id) as string | null;
+        if (previous !== null && previous !== worker_id) takeovers++;
         sql.setLease.run(worker_id, now + lease_ms, id);
         return rowToRun(sql.runById.get(id) as RunRow);
       });
+      return { records, takeovers };
     });
+    if (claimed.records.length > 0) {
+      try {
+        this.#options.observer?.claimed?.({ runs: claimed.records.length, takeovers: claimed.takeovers });
+      } catch {
+        // An observer's fault is its own.
+      }
+    }
+    return claimed.records;
   }
 
   /** Extends leases without an fsync: a renewal lost in a crash only lets the lease run out sooner (the crashed owner is gone). */
