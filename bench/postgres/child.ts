@@ -18,6 +18,7 @@ async function open(config: ContenderConfig): Promise<Engine> {
     case 'rimthan':
       return openRimthanPg({
         ...(config.slowStepMs === undefined ? {} : { slowStepMs: config.slowStepMs }),
+        ...(config.shared === undefined ? {} : { shared: config.shared }),
         url: config.url,
         schema: config.schema,
         concurrency: config.concurrency,

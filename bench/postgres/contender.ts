@@ -14,6 +14,7 @@ export interface ContenderConfig {
   readonly workerId?: string;
   readonly leaseMs?: number;
   readonly slowStepMs?: number;
+  readonly shared?: boolean;
 }
 
 export type ContenderOp =

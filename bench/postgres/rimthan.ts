@@ -52,6 +52,20 @@ export interface RimthanPgOptions {
   readonly leaseMs?: number;
   /** Also register `bench_slow` with this vertex pause. */
   readonly slowStepMs?: number;
+  /**
+   * Other worker processes share the schema: a run started here may be completed by another worker, whose commits
+   * this process never sees, so completion is also polled (every 10 ms).
+   */
+  readonly shared?: boolean;
+}
+
+/** Resolves once the run's record is terminal, read from the store. */
+async function polled(rt: Runtime, runId: string): Promise<void> {
+  for (;;) {
+    const record = await rt.store.getRunById(runId);
+    if (record !== undefined && TERMINAL_STATUSES.has(record.status)) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 /** Opens the store (creating the schema) and starts a supervisor on it. */
@@ -75,6 +89,12 @@ export async function openRimthanPg(
     async runOnce() {
       const pending = await rt.createPending(CHAIN_FLOW, { count: ++seq % 1e9 });
       await rt.controller.start(pending.run_id);
+      if (o.shared === true) {
+        await Promise.race([rt.finished(pending.run_id), polled(rt, pending.run_id)]);
+        const done = await rt.store.getRunById(pending.run_id);
+        if (done?.status !== 'completed') throw new Error(`Rimthan run ended ${String(done?.status)}`);
+        return;
+      }
       const done = await rt.finished(pending.run_id);
       if (done.status !== 'completed') throw new Error(`Rimthan run ended ${done.status}`);
     },
