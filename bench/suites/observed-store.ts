@@ -78,9 +78,9 @@ export class ObservedStore implements RunStore {
   getInput(sha256: string): Promise<string | undefined> {
     return this.#inner.getInput(sha256);
   }
-  createRun(record: NewRunRecord): Promise<RunRecord> {
+  async createRun(record: NewRunRecord, seed?: Commit): Promise<RunRecord> {
     this.writes++;
-    return this.#inner.createRun(record);
+    return this.#seen(await this.#inner.createRun(record, seed));
   }
   getRun(session_id: string, run_id: string): Promise<RunRecord | undefined> {
     return this.#inner.getRun(session_id, run_id);

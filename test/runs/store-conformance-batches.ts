@@ -93,6 +93,34 @@ export function describeBatchAndOperatorCases(store: () => RunStore): void {
     );
   });
 
+  test('createRun with its seed writes record and seed as one: both or neither', async () => {
+    const s = store();
+    const session = randomUUID();
+    const fresh = newRun(session);
+    const asRecord = { ...fresh, created_seq: 0, record_revision: 0 };
+    const seeded = await s.createRun(fresh, seedCommit(asRecord));
+    assert.equal(seeded.status, RunStatus.Running);
+    assert.equal(seeded.checkpoint_revision, 0);
+    assert.equal(seeded.record_revision, 1);
+    assert.deepEqual(await s.getRunById(fresh.run_id), seeded);
+    assert.equal((await s.history(fresh.run_id, { limit: 10 })).length, 1);
+    // A duplicate run id: nothing is written, the existing run keeps its state.
+    await assert.rejects(s.createRun({ ...fresh, session_id: randomUUID() }, seedCommit(asRecord)), StoreConflictError);
+    assert.deepEqual(await s.getRunById(fresh.run_id), seeded);
+    // A refused seed: the record is not created either.
+    const other = newRun(session);
+    const bad: Commit = {
+      ...seedCommit({ ...other, created_seq: 0, record_revision: 0 }),
+      patch: { status: RunStatus.Completed, updated_at: now() },
+    };
+    await assert.rejects(s.createRun(other, bad), StoreConflictError);
+    assert.equal(await s.getRunById(other.run_id), undefined);
+    await assert.rejects(
+      s.createRun(newRun(session), { ...seedCommit(asRecord), run_id: randomUUID() }),
+      rimthanCode('invalid_argument'),
+    );
+  });
+
   test('a queued seed waits as pending with its seed durable, and the claim that takes it makes it running', async () => {
     const s = store();
     await drainClaimable(s);

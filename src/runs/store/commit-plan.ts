@@ -8,7 +8,7 @@
 import { canonicalJson } from '../../core/canonical-json.js';
 import { RimthanError } from '../../core/errors.js';
 import { StoreConflictError, type Commit, type RunRecord } from './types.js';
-import { isAllowedTransition, isReopen, isTerminal, STORE_LIMITS } from './validate.js';
+import { checkCommit, isAllowedTransition, isReopen, isTerminal, STORE_LIMITS } from './validate.js';
 
 /** A checked commit with its checkpoint state already in canonical text. */
 export interface PreparedCommit {
@@ -31,6 +31,15 @@ export function prepareCommit(commit: Commit): PreparedCommit {
     throw new RimthanError('invalid_argument', `checkpoint state exceeds ${STORE_LIMITS.maxCheckpointBytes} bytes`);
   }
   return { commit, checkpointState };
+}
+
+/** Checks and prepares the seed that createRun writes with a new record (a commit on revision 0 of that run). */
+export function prepareSeed(record: { readonly run_id: string }, seed: Commit): PreparedCommit {
+  checkCommit(seed);
+  if (seed.run_id !== record.run_id || seed.expected_record_revision !== 0) {
+    throw new RimthanError('invalid_argument', 'a seed written with createRun must be a commit on the new record');
+  }
+  return prepareCommit(seed);
 }
 
 /**

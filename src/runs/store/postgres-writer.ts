@@ -68,10 +68,33 @@ function selectChains(queue: readonly PreparedCommit[]): boolean[] {
   });
 }
 
+/** The records a chain's commits produced, from the row the batch statement returned for its run. */
+function chainRecords(chain: readonly PreparedCommit[], row: CommitRow): RunRecord[] {
+  const skipped = new Set(row.skipped);
+  let current = rowToRun(row);
+  const out: RunRecord[] = [];
+  for (const p of chain) {
+    const next = planCommit(current, p.commit);
+    const inserted = (p.commit.activities ?? []).filter((a) => !skipped.has(a.event_id)).length;
+    current = { ...next, activity_cursor: next.activity_cursor + inserted };
+    out.push(current);
+  }
+  if (current.record_revision !== Number(row.new_revision)) {
+    throw new RimthanError('internal', 'a batched commit produced an unexpected record revision');
+  }
+  return out;
+}
+
+/** A pending record to create, with the seed written in the same transaction when given. */
+export interface CreateItem {
+  readonly record: NewRunRecord;
+  readonly seed: PreparedCommit | undefined;
+}
+
 /** Takes each run id and idempotency key once per batch (a duplicate waits and then conflicts on its own). */
-function selectCreates(queue: readonly NewRunRecord[]): boolean[] {
+function selectCreates(queue: readonly CreateItem[]): boolean[] {
   const seen = new Set<string>();
-  return queue.map((r) => {
+  return queue.map(({ record: r }) => {
     const keys = [
       `id:${r.run_id}`,
       ...(r.idempotency_key === null ? [] : [`key:${r.session_id}:${r.idempotency_key}`]),
@@ -87,7 +110,7 @@ export class PostgresWriter {
   readonly #sql: PostgresQueries;
   readonly #observer: StoreObserver | undefined;
   readonly commits: WriteBatcher<PreparedCommit, RunRecord>;
-  readonly creates: WriteBatcher<NewRunRecord, RunRecord>;
+  readonly creates: WriteBatcher<CreateItem, RunRecord>;
   readonly inputs: WriteBatcher<{ sha256: string; canonical: string }, void>;
 
   constructor(pool: pg.Pool, sql: PostgresQueries, observer: StoreObserver | undefined) {
@@ -153,17 +176,8 @@ export class PostgresWriter {
         );
         continue;
       }
-      const skipped = new Set(row.skipped);
-      let current = rowToRun(row);
-      for (const p of chain) {
-        const next = planCommit(current, p.commit);
-        const inserted = (p.commit.activities ?? []).filter((a) => !skipped.has(a.event_id)).length;
-        current = { ...next, activity_cursor: next.activity_cursor + inserted };
-        outcomes.set(p, { ok: true, value: current });
-      }
-      if (current.record_revision !== Number(row.new_revision)) {
-        throw new RimthanError('internal', 'a batched commit produced an unexpected record revision');
-      }
+      const records = chainRecords(chain, row);
+      chain.forEach((p, i) => outcomes.set(p, { ok: true, value: records[i] as RunRecord }));
     }
     return batch.map((p) => outcomes.get(p) ?? { ok: false, error: new Error('a batched commit lost its outcome') });
   }
@@ -201,11 +215,70 @@ export class PostgresWriter {
     return reasons;
   }
 
-  async #writeCreates(batch: readonly NewRunRecord[]): Promise<Outcome<RunRecord>[]> {
-    const rows = (await this.#pool.query<RunRow>(named(this.#sql.createRuns, createBatchValues(batch)))).rows;
-    const created = new Map(rows.map((row) => [row.run_id, rowToRun(row)]));
-    return batch.map((r) => {
-      const record = created.get(r.run_id);
+  /**
+   * Pending records in one insert. When some carry their seed, the insert and one commit statement for those seeds
+   * share a transaction (one WAL flush for the whole start); a seed refused there rolls the batch back, and the batch is
+   * retried record by record so only that start fails.
+   */
+  async #writeCreates(batch: readonly CreateItem[]): Promise<Outcome<RunRecord>[]> {
+    const values = createBatchValues(batch.map((b) => b.record));
+    const seeds = batch.flatMap((b) => (b.seed === undefined ? [] : [b.seed]));
+    if (seeds.length === 0) {
+      const rows = (await this.#pool.query<RunRow>(named(this.#sql.createRuns, values))).rows;
+      return this.#createOutcomes(batch, new Map(rows.map((row) => [row.run_id, rowToRun(row)])), new Map());
+    }
+    const client = await this.#pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const rows = (await client.query<RunRow>(named(this.#sql.createRuns, values))).rows;
+      const created = new Map(rows.map((row) => [row.run_id, rowToRun(row)]));
+      const chains = seeds.filter((p) => created.has(p.commit.run_id)).map((p) => [p]);
+      const seeded = new Map<string, RunRecord>();
+      if (chains.length > 0) {
+        const result = await client.query<CommitRow>(named(this.#sql.commitBatch, commitBatchValues(chains)));
+        for (const row of result.rows)
+          seeded.set(
+            row.run_id,
+            chainRecords(chains.find((c) => c[0]?.commit.run_id === row.run_id) ?? [], row)[0] as RunRecord,
+          );
+      }
+      if (seeded.size !== chains.length) {
+        await client.query('ROLLBACK');
+        if (batch.length === 1) {
+          const only = batch[0] as CreateItem;
+          const record = created.get(only.record.run_id);
+          let error: unknown = new StoreConflictError('the seed was refused');
+          try {
+            if (record !== undefined && only.seed !== undefined) planCommit(record, only.seed.commit);
+          } catch (refusal) {
+            error = refusal;
+          }
+          return [{ ok: false, error }];
+        }
+        const outcomes: Outcome<RunRecord>[] = [];
+        for (const item of batch) outcomes.push(...(await this.#writeCreates([item])));
+        return outcomes;
+      }
+      await client.query('COMMIT');
+      return this.#createOutcomes(batch, created, seeded);
+    } catch (error) {
+      await client
+        .query('ROLLBACK')
+        .catch((e: unknown) => (broken = e instanceof Error ? e : new Error('rollback failed')));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  #createOutcomes(
+    batch: readonly CreateItem[],
+    created: ReadonlyMap<string, RunRecord>,
+    seeded: ReadonlyMap<string, RunRecord>,
+  ): Outcome<RunRecord>[] {
+    return batch.map(({ record: r }) => {
+      const record = seeded.get(r.run_id) ?? created.get(r.run_id);
       return record !== undefined
         ? { ok: true, value: record }
         : { ok: false, error: new StoreConflictError('run id or idempotency key already exists') };

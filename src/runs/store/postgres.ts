@@ -11,7 +11,7 @@ import type { PoolConfig } from 'pg';
 import { RimthanError } from '../../core/errors.js';
 import { NotifyHub } from './notify-hub.js';
 import { PostgresListener } from './postgres-listener.js';
-import { prepareCommit } from './commit-plan.js';
+import { prepareCommit, prepareSeed } from './commit-plan.js';
 import { postgresQueries, type PostgresQueries } from './postgres-queries.js';
 import { migratePostgres, quoteSchema } from './postgres-schema.js';
 import { PostgresWriter } from './postgres-writer.js';
@@ -145,10 +145,14 @@ export class PostgresRunStore implements RunStore {
     return result.rows[0]?.canonical;
   }
 
-  /** Group-committed: concurrent starts share one multi-row insert (a duplicate fails alone). */
-  async createRun(record: NewRunRecord): Promise<RunRecord> {
+  /**
+   * Group-committed: concurrent starts share one multi-row insert (a duplicate fails alone); with `seed`, the record and
+   * its seed are one transaction (see RunStore.createRun).
+   */
+  async createRun(record: NewRunRecord, seed?: Commit): Promise<RunRecord> {
     checkNewRun(record);
-    return this.#open().writer.creates.submit(record);
+    const prepared = seed === undefined ? undefined : prepareSeed(record, seed);
+    return this.#open().writer.creates.submit({ record, seed: prepared });
   }
 
   async getRun(session_id: string, run_id: string): Promise<RunRecord | undefined> {

@@ -8,7 +8,7 @@ import { RimthanError } from '../../core/errors.js';
 import { GroupCommitWriter } from './group-commit.js';
 import { NotifyHub } from './notify-hub.js';
 import { RecordCache } from './record-cache.js';
-import { cancelRequestCommit, planCommit, prepareCommit, type PreparedCommit } from './commit-plan.js';
+import { cancelRequestCommit, planCommit, prepareCommit, prepareSeed, type PreparedCommit } from './commit-plan.js';
 import {
   activityValues,
   encodeJsonColumns,
@@ -146,8 +146,9 @@ export class SqliteRunStore implements RunStore {
     return settle(() => this.#open().sql.getInput.get(sha256) as string | undefined);
   }
 
-  async createRun(record: NewRunRecord): Promise<RunRecord> {
+  async createRun(record: NewRunRecord, seed?: Commit): Promise<RunRecord> {
     checkNewRun(record);
+    const prepared = seed === undefined ? undefined : prepareSeed(record, seed);
     const { sql, writer, cache } = this.#open();
     const params = {
       run_id: record.run_id,
@@ -171,7 +172,9 @@ export class SqliteRunStore implements RunStore {
         if (isUniqueViolation(error)) throw new StoreConflictError('run id or idempotency key already exists');
         throw error;
       }
-      return cache.set(rowToRun(sql.runById.get(record.run_id) as RunRow));
+      const created = cache.set(rowToRun(sql.runById.get(record.run_id) as RunRow));
+      // In the same savepoint: a refused seed rolls the record back too.
+      return prepared === undefined ? created : applyCommit(sql, cache, prepared);
     });
   }
 

@@ -210,8 +210,11 @@ export interface RunStore {
   /**
    * Creates a run (checkpoint_revision must be -1 and activity_cursor 0); duplicate run_id or
    * (session_id, idempotency_key) → StoreConflictError; over-limit fields → RimthanError('invalid_argument').
+   * With `seed` (a commit on the new record: expected_record_revision 0), the record and the seed are written in ONE
+   * atomic, durable write and the seeded record is returned; a refusal of either writes neither (a start costs one
+   * synced commit instead of two).
    */
-  createRun(record: NewRunRecord): Promise<RunRecord>;
+  createRun(record: NewRunRecord, seed?: Commit): Promise<RunRecord>;
   /** Session-scoped lookup: a run of another session is `undefined`, exactly like a missing one. */
   getRun(session_id: string, run_id: string): Promise<RunRecord | undefined>;
   /** Unscoped lookup for the supervisor. */

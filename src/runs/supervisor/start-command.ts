@@ -11,7 +11,7 @@ import { loadInput, pinnedDefinition } from '../executor/run-loader.js';
 import { freezeState } from '../executor/state-update.js';
 import { failStep, seedStep } from '../executor/steps.js';
 import type { FlowDefinition } from '../flow/catalog.js';
-import { RunStatus, StoreConflictError, type RunRecord } from '../store/types.js';
+import { RunStatus, StoreConflictError, type NewRunRecord, type RunRecord } from '../store/types.js';
 import { runConflict, runNotFound, unknownDefinition } from './errors.js';
 import type { EngineHandle } from './types.js';
 
@@ -98,4 +98,51 @@ export async function startRun(engine: EngineHandle, sessionId: string, runId: s
     return seeded;
   }
   throw runConflict('run changed while it was being started');
+}
+
+/**
+ * Creates a pending run and seeds it in ONE durable write (RunStore.createRun with its seed): the start costs one synced
+ * commit instead of two, and a refusal (a duplicate run id or idempotency key) writes neither. A run whose initial
+ * state cannot be built (or whose definition is missing) takes the two-write path, which records why it failed.
+ */
+export async function startNewRun(
+  engine: EngineHandle,
+  sessionId: string,
+  record: NewRunRecord,
+  input: JsonObject,
+): Promise<RunRecord> {
+  engine.assertAccepting();
+  if (record.session_id !== sessionId) throw runNotFound();
+  const def = engine.catalog.resolve(record.definition_name, record.definition_version);
+  let state: unknown;
+  try {
+    state = def?.validateInput(input).ok === true ? def.initialState(structuredClone(input)) : undefined;
+  } catch {
+    state = undefined;
+  }
+  const frozen = freezeState(state);
+  if (def === undefined || !frozen.ok) {
+    await engine.store.createRun(record);
+    return startRun(engine, sessionId, record.run_id);
+  }
+  const slot = engine.reserveSlot();
+  const step = seedStep({
+    record: { ...record, created_seq: 0, record_revision: 0 },
+    now: engine.clock.now().toISOString(),
+    totalVertices: def.graph.size,
+    flowState: frozen.state,
+    start: def.graph.start,
+    queued: slot === undefined,
+  });
+  const commit = buildStepCommit(step);
+  let seeded: RunRecord;
+  try {
+    seeded = await engine.store.createRun(record, slot === undefined ? commit : { ...commit, lease: slot.lease });
+  } catch (error) {
+    slot?.cancel();
+    throw error;
+  }
+  if (slot === undefined) engine.announce(record.run_id);
+  else slot.launch(seeded, { checkpoint: step.checkpoint, input });
+  return seeded;
 }

@@ -4,7 +4,7 @@ import type { JsonObject } from '../../core/json.js';
 import type { ErrorContext, WarmStart } from '../executor/run-execution.js';
 import type { FlowCatalog } from '../flow/catalog.js';
 import type { RemovedVersions } from '../operator/deploy-check.js';
-import type { ActivityEntry, CommitLease, HistoryQuery, RunRecord, RunStore } from '../store/types.js';
+import type { ActivityEntry, CommitLease, HistoryQuery, NewRunRecord, RunRecord, RunStore } from '../store/types.js';
 
 export interface SupervisorOptions {
   /** An opened store; the supervisor never opens or closes it. */
@@ -63,6 +63,12 @@ export interface SessionController {
    * Errors (RimthanError code): not_found, conflict, unknown_definition, invalid_input, unavailable.
    */
   start(runId: string): Promise<RunRecord>;
+  /**
+   * Creates the pending run `record` and seeds it in one durable write, returning like `start`; a duplicate run id
+   * or idempotency key is a StoreConflictError and writes nothing. `input` is the validated canonical input (already
+   * stored under record.input_sha256). Optional: without it, callers create the record and call `start`.
+   */
+  startNew?(record: NewRunRecord, input: JsonObject): Promise<RunRecord>;
   /**
    * Continues an interrupted run at its paused vertex with a resume payload validated against the pinned definition's
    * resume schema. Errors, in the order checked: not_found, unknown_definition, resume_not_supported, conflict,
