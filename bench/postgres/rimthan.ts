@@ -1,8 +1,9 @@
 /**
  * Rimthan on PostgreSQL as the comparison runs it: PostgresRunStore (group commit, synchronous_commit on) in its own
  * schema, the bench chain flow, a started Supervisor and the seven run tools, built exactly as a host builds them.
- * `runOnce` goes input store → pending record → durable seed → execution → durable `completed`; `startOnly` is the
- * real `workflow_run_start` tool call, acknowledged at the durable seed.
+ * Both `runOnce` and `startOnly` start through the real `workflow_run_start` tool call (strict decode → catalog →
+ * canonical input → input store → pending record and seed in one durable write), acknowledged at the durable seed;
+ * `runOnce` then waits for the durable `completed`.
  */
 import { defineFlow, PostgresRunStore, TERMINAL_STATUSES } from '../../src/runs/index.js';
 import { RunToolName } from '../../src/tools/index.js';
@@ -83,28 +84,33 @@ export async function openRimthanPg(
   let seq = Math.floor(Math.random() * 1e9);
   const inFlight = new Set<string>();
   const start = rt.tool(RunToolName.RunStart);
+  /** The real workflow_run_start call; resolves with the run id at the durable seed acknowledgement. */
+  const startTool = async (): Promise<string> => {
+    const result = await start.invoke(
+      `{"definition_name":"${CHAIN_FLOW.name}","definition_version":"${CHAIN_FLOW.version}","input":{"count":${++seq % 1e9}}}`,
+    );
+    const runId = result.ok ? result.value['run_id'] : undefined;
+    if (!result.ok || result.value['checkpoint_revision'] !== 0 || typeof runId !== 'string') {
+      throw new Error('start was not acknowledged');
+    }
+    return runId;
+  };
   return {
     name: 'Rimthan',
     runtime: rt,
     async runOnce() {
-      const pending = await rt.createPending(CHAIN_FLOW, { count: ++seq % 1e9 });
-      await rt.controller.start(pending.run_id);
+      const runId = await startTool();
       if (o.shared === true) {
-        await Promise.race([rt.finished(pending.run_id), polled(rt, pending.run_id)]);
-        const done = await rt.store.getRunById(pending.run_id);
+        await Promise.race([rt.finished(runId), polled(rt, runId)]);
+        const done = await rt.store.getRunById(runId);
         if (done?.status !== 'completed') throw new Error(`Rimthan run ended ${String(done?.status)}`);
         return;
       }
-      const done = await rt.finished(pending.run_id);
+      const done = await rt.finished(runId);
       if (done.status !== 'completed') throw new Error(`Rimthan run ended ${done.status}`);
     },
     async startOnly() {
-      const result = await start.invoke(
-        `{"definition_name":"${CHAIN_FLOW.name}","definition_version":"${CHAIN_FLOW.version}","input":{"count":${++seq % 1e9}}}`,
-      );
-      if (!result.ok || result.value['checkpoint_revision'] !== 0) throw new Error('start was not acknowledged');
-      const runId = result.value['run_id'];
-      if (typeof runId !== 'string') throw new Error('start returned no run id');
+      const runId = await startTool();
       inFlight.add(runId);
       void rt.store.waitForStatus(runId, TERMINAL_STATUSES).then(() => inFlight.delete(runId));
     },
