@@ -9,10 +9,11 @@ import { RimthanError } from '../../core/errors.js';
 import type { Clock } from '../../core/clock.js';
 import { decodeCheckpoint } from '../executor/checkpoint-state.js';
 import { buildStepCommit } from '../executor/commit-builder.js';
-import { loadRunView, pinnedDefinition } from '../executor/run-loader.js';
+import { pinnedDefinition } from '../executor/run-loader.js';
 import type { FlowCatalog } from '../flow/catalog.js';
 import { ActivityKind, RunStatus, StoreConflictError, type RunRecord, type RunStore } from '../store/types.js';
-import { runConflict, runNotFound, unknownDefinition } from '../supervisor/errors.js';
+import { runConflict, unknownDefinition } from '../supervisor/errors.js';
+import { operatorView } from './run-view.js';
 
 export interface RestartRequest {
   readonly runId: string;
@@ -43,13 +44,7 @@ export async function restartRun(
   request: RestartRequest,
 ): Promise<RunRecord> {
   for (let i = 0; i < 4; i++) {
-    const view = await loadRunView(store, () =>
-      request.sessionId === undefined
-        ? store.getRunById(request.runId)
-        : store.getRun(request.sessionId, request.runId),
-    );
-    if (view === undefined) throw runNotFound();
-    const { record, checkpoint } = view;
+    const { record, checkpoint } = await operatorView(store, request.runId, request.sessionId);
     if (record.status !== RunStatus.Failed && record.status !== RunStatus.Interrupted) {
       throw runConflict(`run is ${record.status}; only a failed or interrupted run can be restarted`);
     }

@@ -8,11 +8,11 @@ import { RimthanError } from '../../core/errors.js';
 import type { Clock } from '../../core/clock.js';
 import { withStatus } from '../executor/checkpoint-state.js';
 import { buildStepCommit } from '../executor/commit-builder.js';
-import { loadRunView } from '../executor/run-loader.js';
 import { freezeState } from '../executor/state-update.js';
 import type { FlowCatalog } from '../flow/catalog.js';
 import { ActivityKind, RunStatus, StoreConflictError, type RunRecord, type RunStore } from '../store/types.js';
-import { runConflict, runNotFound } from '../supervisor/errors.js';
+import { runConflict } from '../supervisor/errors.js';
+import { operatorView } from './run-view.js';
 
 export interface UpgradeRequest {
   readonly runId: string;
@@ -32,13 +32,7 @@ export async function upgradeRun(
   request: UpgradeRequest,
 ): Promise<RunRecord> {
   for (let i = 0; i < 4; i++) {
-    const view = await loadRunView(store, () =>
-      request.sessionId === undefined
-        ? store.getRunById(request.runId)
-        : store.getRun(request.sessionId, request.runId),
-    );
-    if (view === undefined) throw runNotFound();
-    const { record, checkpoint } = view;
+    const { record, checkpoint } = await operatorView(store, request.runId, request.sessionId);
     const from = `${record.definition_name}@${record.definition_version}`;
     const target = catalog.resolve(record.definition_name, request.toVersion);
     if (target === undefined) {
