@@ -56,30 +56,37 @@ describe('lease fencing on PostgreSQL', { skip: reason ?? false }, () => {
     catalog.register(crashFlow(sideFile, 1, 'taker', hold));
     const taker = new Supervisor({ store, catalog, leaseMs: LEASE_MS, workerId: 'taker' });
     try {
-      await paused.midRun(1);
+      await paused.midRun(1, 60_000);
       const [run] = await store.listRuns(sessionId, { limit: 10 });
       assert.ok(run !== undefined);
       // The worker is inside v2 (v0 and v1 are durable) when it is paused.
-      await waitFor(async () =>
-        begunBy(sideFile, run.run_id, 'v2').includes('paused') &&
-        ((await store.getRunById(run.run_id))?.checkpoint_revision ?? 0) >= 2
-          ? true
-          : undefined,
+      await waitFor(
+        async () =>
+          begunBy(sideFile, run.run_id, 'v2').includes('paused') &&
+          ((await store.getRunById(run.run_id))?.checkpoint_revision ?? 0) >= 2
+            ? true
+            : undefined,
+        60_000,
       );
       paused.child.kill('SIGSTOP');
       await taker.start();
       // Its lease runs out; the other worker claims the run (a fencing write) and runs v2 itself.
-      await waitFor(() => (begunBy(sideFile, run.run_id, 'v2').includes('taker') ? true : undefined), 20_000);
+      await waitFor(() => (begunBy(sideFile, run.run_id, 'v2').includes('taker') ? true : undefined), 60_000);
       writeFileSync(holdFile, 'go');
-      await waitFor(async () => ((await store.getRunById(run.run_id))?.status === 'completed' ? true : undefined));
+      await waitFor(
+        async () => ((await store.getRunById(run.run_id))?.status === 'completed' ? true : undefined),
+        60_000,
+      );
       const before = (await store.getRunById(run.run_id))?.record_revision;
 
       paused.child.kill('SIGCONT');
       // The resumed worker's v2 finishes (the file exists) and its commit, built on its old lease, is refused.
-      await waitFor(() =>
-        existsSync(refusedFile) && readFileSync(refusedFile, 'utf8').includes(`${run.run_id} paused`)
-          ? true
-          : undefined,
+      await waitFor(
+        () =>
+          existsSync(refusedFile) && readFileSync(refusedFile, 'utf8').includes(`${run.run_id} paused`)
+            ? true
+            : undefined,
+        60_000,
       );
 
       const after = await store.getRunById(run.run_id);

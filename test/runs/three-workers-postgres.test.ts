@@ -45,7 +45,8 @@ describe('three PostgreSQL workers, one killed', { skip: reason ?? false }, () =
         }),
       );
       try {
-        for (const w of workers) await w.midRun(1);
+        // Each worker acknowledges its ~67 starts one after another: generous hang guard for a loaded machine.
+        for (const w of workers) await w.midRun(1, 180_000);
         const total = RUNS_PER_WORKER.reduce((a, b) => a + b, 0);
         const all = await store.listRuns(sessionId, { limit: 1000 });
         assert.equal(all.length, total, 'every start was acknowledged');
