@@ -22,6 +22,11 @@ const SUITES: Readonly<Record<string, { file: string; summary: string }>> = {
     summary:
       'durable step overhead vs LangGraph+SqliteSaver; start acks/s group commit vs per-start commit; history paging',
   },
+  postgres: {
+    file: './suites/postgres.js',
+    summary:
+      'runs on PostgreSQL vs DBOS and LangGraph PostgresSaver (steps, 64 clients, starts, WAL); 1/2/4 workers; failover',
+  },
 };
 
 const HELP = `Usage: node dist/bench/run.js [suite ...] [--long] [--no-write] [--help]
@@ -34,7 +39,8 @@ ${Object.entries(SUITES)
 Options:
   --long      more rounds and longer windows (several minutes); use for figures worth quoting
   --no-write  do not write bench/results/latest.{json,md}
-  --parts=a,b run only these parts of the chosen suites (guided: tools, prepare, token; runs: steps, starts, history)
+  --parts=a,b run only these parts of the chosen suites (guided: tools, prepare, token; runs: steps, starts,
+              history; postgres: steps, closed, starts, wal, workers, failover)
   --help      this text
 
 Every figure is printed next to a baseline measured in the same run, as a ratio, with absolute numbers alongside.

@@ -6,6 +6,7 @@ import type {
   ActivityEntry,
   Checkpoint,
   Commit,
+  DefinitionUse,
   HistoryQuery,
   ListQuery,
   NewRunRecord,
@@ -77,9 +78,9 @@ export class ObservedStore implements RunStore {
   getInput(sha256: string): Promise<string | undefined> {
     return this.#inner.getInput(sha256);
   }
-  createRun(record: NewRunRecord): Promise<RunRecord> {
+  async createRun(record: NewRunRecord, seed?: Commit): Promise<RunRecord> {
     this.writes++;
-    return this.#inner.createRun(record);
+    return this.#seen(await this.#inner.createRun(record, seed));
   }
   getRun(session_id: string, run_id: string): Promise<RunRecord | undefined> {
     return this.#inner.getRun(session_id, run_id);
@@ -95,6 +96,18 @@ export class ObservedStore implements RunStore {
   }
   latestCheckpoint(run_id: string): Promise<Checkpoint | undefined> {
     return this.#inner.latestCheckpoint(run_id);
+  }
+  checkpointAt(run_id: string, revision: number): Promise<Checkpoint | undefined> {
+    return this.#inner.checkpointAt(run_id, revision);
+  }
+  definitionsInUse(): Promise<DefinitionUse[]> {
+    return this.#inner.definitionsInUse();
+  }
+  runsOfDefinition(name: string, version: string, query: ListQuery): Promise<RunRecord[]> {
+    return this.#inner.runsOfDefinition(name, version, query);
+  }
+  statusCounts(): Promise<Record<RunStatus, number>> {
+    return this.#inner.statusCounts();
   }
   history(run_id: string, query: HistoryQuery): Promise<ActivityEntry[]> {
     return this.#inner.history(run_id, query);

@@ -10,6 +10,8 @@ import {
   Supervisor,
   TERMINAL_STATUSES,
   type RunRecord,
+  type FlowSpec,
+  type RunStore,
   type SessionController,
 } from '../../src/runs/index.js';
 import { createRunTools, findRunTool, type RunTool, type RunToolName } from '../../src/tools/index.js';
@@ -88,21 +90,25 @@ export function gatedFlow(g: Gate) {
 }
 
 export interface RuntimeOptions {
-  readonly path: string;
-  readonly groupCommit: boolean;
-  readonly flows: readonly ReturnType<typeof chainFlow>[];
+  /** A SQLite file (with `groupCommit`), or `store`: any other store, not yet opened. */
+  readonly path?: string;
+  readonly store?: RunStore;
+  readonly groupCommit?: boolean;
+  readonly flows: readonly FlowSpec<Count, Count>[];
   /** Supervisor execution slots (default 4). */
   readonly concurrency?: number;
   /** false: build the supervisor but do not start it (read-only use, e.g. history). */
   readonly startSupervisor?: boolean;
   /** Supervisor pipelineDepth (default: the supervisor's default). */
   readonly pipelineDepth?: number;
+  readonly workerId?: string;
+  readonly leaseMs?: number;
 }
 
 export interface Runtime {
   readonly store: ObservedStore;
-  /** The SQLite store under `store` (its transaction counter: one WAL sync per transaction that wrote). */
-  readonly sqlite: SqliteRunStore;
+  /** The SQLite store under `store` (its transaction counter: one WAL sync per transaction that wrote), if any. */
+  readonly sqlite: SqliteRunStore | undefined;
   readonly supervisor: Supervisor;
   readonly controller: SessionController;
   readonly tools: readonly RunTool[];
@@ -118,8 +124,11 @@ export interface Runtime {
 
 /** Opens a store at `path` and wires catalog, supervisor, session controller and tools. */
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const sqlite = new SqliteRunStore(options.path, { groupCommit: options.groupCommit });
-  const store = new ObservedStore(sqlite);
+  const sqlite =
+    options.store === undefined
+      ? new SqliteRunStore(options.path ?? ':memory:', { groupCommit: options.groupCommit ?? true })
+      : undefined;
+  const store = new ObservedStore(options.store ?? (sqlite as SqliteRunStore));
   await store.open();
   const catalog = new FlowCatalog();
   for (const flow of options.flows) catalog.register(flow);
@@ -129,6 +138,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     catalog,
     concurrency: options.concurrency ?? 4,
     ...(options.pipelineDepth === undefined ? {} : { pipelineDepth: options.pipelineDepth }),
+    ...(options.workerId === undefined ? {} : { workerId: options.workerId }),
+    ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
     onError: () => {
       faults++;
     },

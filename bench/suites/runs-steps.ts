@@ -89,9 +89,9 @@ function spread(xs: readonly number[]): string {
 
 /** Store transactions that wrote (each one fsync) and store write calls of one Rimthan run. */
 async function rimthanWrites(rt: Runtime): Promise<{ tx: number; calls: number }> {
-  const before = { tx: rt.sqlite.transactions, calls: rt.store.writes };
+  const before = { tx: rt.sqlite?.transactions ?? 0, calls: rt.store.writes };
   await rimthanRun(rt);
-  return { tx: rt.sqlite.transactions - before.tx, calls: rt.store.writes - before.calls };
+  return { tx: (rt.sqlite?.transactions ?? 0) - before.tx, calls: rt.store.writes - before.calls };
 }
 
 /** Saver put/putWrites calls (each one transaction) of one LangGraph run. */

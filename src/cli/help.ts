@@ -10,6 +10,9 @@ Commands:
   registry graph DIR|FILE   print a workflow as a Mermaid flowchart
   runs list|get|history|cancel
                             inspect and cancel durable runs (operators; JSON output)
+  runs upgrade|restart|migrate-store
+                            upgrade a run to a newer flow version, restart one from a vertex, move a SQLite
+                            store to PostgreSQL
 
 Options:
   -h, --help                show help (also after any command)
@@ -37,6 +40,11 @@ Options:
   --flows MODULE      runs: a module exporting \`flows\` (an array of defineFlow results) or a default FlowCatalog
                       (default: the example catalog)
   --session ID        runs over stdio: the session id (default: a generated one)
+  --concurrency N     runs: runs this worker executes at once (default 16); further starts wait as pending
+  --lease-ms MS       runs: lease length (default 30000); a dead worker's runs are taken over 1-1.5x this after it died
+  --fail-removed-versions
+                      runs: fail the unfinished runs of flow versions --flows no longer has (default: refuse to
+                      start and name them)
 
 Environment:
   RIMTHAN_WORKFLOW_SIGNING_SECRET         active checkpoint signing secret (>= 32 bytes); unset: a generated key is
@@ -91,7 +99,21 @@ Options (all subcommands):
   --session ID     the session whose runs to act on (required; runs are session-scoped)
   --flows MODULE   the flow catalog the runs were started from (default: the example catalog)
 
-Output is JSON on stdout. A refused call (not_found, conflict, ...) prints {"error": {...}} on stderr and exits 1.`;
+Output is JSON on stdout. A refused call (not_found, conflict, ...) prints {"error": {...}} on stderr and exits 1.
+
+Operator actions (no run tool offers them; the runs are picked up by the workers serving the store; upgrade and
+restart take --store, --session and --flows as above):
+  rimthan runs upgrade RUN_ID --to VERSION [--continue]
+                   re-pin an interrupted run to a newer version of its flow that declares it can take it over
+                   (FlowSpec.upgrades); the state is checked against that version's stateSchema. It keeps waiting
+                   for workflow_run_resume, or with --continue goes on at once
+  rimthan runs restart RUN_ID --from VERTEX
+                   re-run a failed or interrupted run from a vertex it completed (the state that vertex started
+                   from, as a new revision; history keeps everything before)
+  rimthan runs migrate-store --from sqlite:PATH --to postgres://... [--schema NAME]
+                   move every run, checkpoint, history entry, input, idempotency key and session into PostgreSQL
+                   (schema default public), verified before it commits; stop the servers using PATH first. Unfinished
+                   runs continue on PostgreSQL; on the old file they stay held so nothing runs twice`;
 
 const TOPICS: Readonly<Record<string, string>> = {
   '': MAIN,
@@ -106,6 +128,9 @@ const TOPICS: Readonly<Record<string, string>> = {
   'runs get': RUNS,
   'runs history': RUNS,
   'runs cancel': RUNS,
+  'runs upgrade': RUNS,
+  'runs restart': RUNS,
+  'runs migrate-store': RUNS,
 };
 
 /** The help text of a topic (the main help for an unknown one). */

@@ -23,6 +23,9 @@ const COMMANDS: Readonly<Record<string, Loader>> = {
   'runs get': async () => (await import('./commands/runs.js')).runsGet,
   'runs history': async () => (await import('./commands/runs.js')).runsHistory,
   'runs cancel': async () => (await import('./commands/runs.js')).runsCancel,
+  'runs upgrade': async () => (await import('./commands/runs-operator.js')).runsUpgrade,
+  'runs restart': async () => (await import('./commands/runs-operator.js')).runsRestart,
+  'runs migrate-store': async () => (await import('./commands/runs-operator.js')).runsMigrateStore,
 };
 const GROUPS = new Set(['registry', 'runs']);
 

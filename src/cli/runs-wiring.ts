@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isRimthanError } from '../core/index.js';
 import { exampleCatalog, FlowCatalog, Supervisor } from '../runs/index.js';
-import type { FlowSpec, RunStore } from '../runs/index.js';
+import type { FlowSpec, RunStore, SupervisorOptions } from '../runs/index.js';
 import { openRunStore } from '../runs/store/index.js';
 import { createRunTools } from '../tools/index.js';
 import type { RunTool } from '../tools/index.js';
@@ -88,6 +88,8 @@ export interface RunsStackOptions {
   /** Start the supervisor (serve) or leave it idle (operator commands). */
   readonly execute: boolean;
   readonly onFault?: (where: string, error: unknown) => void;
+  /** Worker settings for serving (the defaults otherwise). */
+  readonly worker?: Pick<SupervisorOptions, 'concurrency' | 'leaseMs' | 'removedVersions'>;
 }
 
 /** Opens store, catalog and supervisor; `close()` stops the supervisor and closes the store. */
@@ -98,9 +100,17 @@ export async function openRunsStack(opts: RunsStackOptions): Promise<RunsStack> 
   const supervisor = new Supervisor({
     store,
     catalog,
+    ...opts.worker,
     ...(onFault === undefined ? {} : { onError: (error: unknown) => onFault('supervisor', error) }),
   });
-  if (opts.execute) await supervisor.start();
+  if (opts.execute) {
+    try {
+      await supervisor.start();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+  }
   return {
     store,
     catalog,

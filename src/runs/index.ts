@@ -4,12 +4,22 @@
  * deterministic ids, and the example flows.
  */
 export { defineFlow } from './flow/define.js';
-export type { EdgeSpec, FlowSpec, GraphSpec, NextSpec, RetryPolicy, VertexContext, VertexSpec } from './flow/types.js';
+export type {
+  EdgeSpec,
+  FlowSpec,
+  GraphSpec,
+  NextSpec,
+  RetryPolicy,
+  UpgradeSpec,
+  VertexContext,
+  VertexSpec,
+} from './flow/types.js';
 export {
   FlowCatalog,
   FLOW_NAME_PATTERN,
   MAX_DESCRIPTION_BYTES,
   MAX_VERSION_BYTES,
+  type CompiledUpgrade,
   type FlowDefinition,
 } from './flow/catalog.js';
 export { GRAPH_LIMITS, VERTEX_ID_PATTERN, type CompiledGraph, type CompiledVertex } from './flow/graph.js';
@@ -17,6 +27,15 @@ export { MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH } from './flow/check-schema.js';
 export { FlowInterrupt } from './flow/interrupt.js';
 
 export { Supervisor } from './supervisor/supervisor.js';
+export {
+  checkDeployment,
+  restartRun,
+  upgradeRun,
+  type DeploymentCheck,
+  type RemovedVersions,
+  type RestartRequest,
+  type UpgradeRequest,
+} from './operator/index.js';
 export { SUPERVISOR_DEFAULTS } from './supervisor/options.js';
 export type { SessionController, SupervisorOptions } from './supervisor/types.js';
 export { DEFAULT_CANCEL_REASON, normalizeCancelReason } from './supervisor/cancel-command.js';
@@ -42,6 +61,8 @@ export {
   type Checkpoint,
   type Commit,
   type CommitLease,
+  type DefinitionUse,
+  type StoreObserver,
   type HistoryQuery,
   type InterruptInfo,
   type ListQuery,

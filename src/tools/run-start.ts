@@ -129,19 +129,27 @@ export const runStartSpec: ToolSpec = {
       if (prepared === undefined) return refuse(RunToolErrorCode.Internal, 'prepareRun failed; no run was created');
       if (!prepared.ok) return refuse(RunToolErrorCode.Internal, prepared.message);
       await ctx.store.putInput(input.sha256, input.text);
+      const startNew = ctx.supervisor.startNew?.bind(ctx.supervisor);
+      let started: RunRecord | undefined;
       try {
-        await ctx.store.createRun(prepared.record);
+        // One durable write for record and seed when the supervisor offers it; else record, then seed.
+        if (startNew !== undefined) started = await startNew(prepared.record, input.value);
+        else await ctx.store.createRun(prepared.record);
       } catch (error) {
         // A concurrent start with the same key won the race: answer as its replay.
         const replayed =
           idempotencyKey !== null && error instanceof StoreConflictError ? await replay(ctx, req) : undefined;
-        return replayed ?? ctx.fault(error, 'creating the run');
+        if (replayed !== undefined) return replayed;
+        return startNew === undefined || error instanceof StoreConflictError
+          ? ctx.fault(error, 'creating the run')
+          : ctx.fault(error, `starting run ${runId}`);
       }
-      let started: RunRecord;
-      try {
-        started = await ctx.supervisor.start(runId);
-      } catch (error) {
-        return ctx.fault(error, `starting run ${runId}`);
+      if (started === undefined) {
+        try {
+          started = await ctx.supervisor.start(runId);
+        } catch (error) {
+          return ctx.fault(error, `starting run ${runId}`);
+        }
       }
       return succeed({ ...safeRunResult(started, ctx), idempotent: false });
     } catch (error) {

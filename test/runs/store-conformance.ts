@@ -23,6 +23,7 @@ import {
   startRun,
   stepCommit,
 } from './store-fixtures.js';
+import { describeBatchAndOperatorCases } from './store-conformance-batches.js';
 import { describeLeaseAndOrderCases } from './store-conformance-leases.js';
 
 export interface ConformanceOptions {
@@ -419,6 +420,8 @@ export function describeRunStoreConformance(
     });
 
     describeLeaseAndOrderCases(() => store, another);
+
+    describeBatchAndOperatorCases(() => store);
 
     test('notify reaches a listener', { timeout: 10_000 }, async () => {
       const runId = randomUUID();

@@ -82,7 +82,7 @@ describe('start is acknowledged at the durable seed', () => {
     }
   });
 
-  test('start never waits for a free worker: with every slot busy the seed is still acknowledged', async () => {
+  test('start never waits for a free worker: with every slot busy the seed is acknowledged and the run waits as pending', async () => {
     const release = deferred();
     let started = 0;
     const busy = defineFlow<N>({
@@ -107,13 +107,24 @@ describe('start is acknowledged at the durable seed', () => {
       const first = await f.started('busy_flow', { n: 1 });
       await waitFor(() => (started === 1 ? true : undefined));
       const second = await f.started('busy_flow', { n: 2 });
-      assert.equal(second.status, 'running');
+      assert.equal(second.status, 'pending', 'admission control: beyond its slots a worker queues the run durably');
       assert.equal(second.checkpoint_revision, 0);
+      assert.match(second.status_summary, /^queued/);
+      assert.equal((await f.store.getRunById(second.run_id))?.status, 'pending');
       assert.equal(started, 1, 'the second run is queued, not executing');
       release.resolve();
       await waitForStatus(f.store, first.run_id, 'completed');
       await waitForStatus(f.store, second.run_id, 'completed');
       assert.equal(started, 2);
+      const history = await f.store.history(second.run_id, { limit: 10 });
+      assert.deepEqual(
+        history.map((e) => [e.kind, e.run_status]),
+        [
+          ['run_started', 'pending'],
+          ['vertex_completed', 'completed'],
+          ['run_completed', 'completed'],
+        ],
+      );
     } finally {
       release.resolve();
       await f.close();

@@ -23,7 +23,8 @@ import { choiceOption, intOption, parseCommand, stringList, stringOption } from 
 import type { Parsed } from '../args.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { DEFAULT_RUN_STORE, openRunsStack } from '../runs-wiring.js';
+import { SUPERVISOR_DEFAULTS } from '../../runs/index.js';
+import { DEFAULT_RUN_STORE, openRunsStack, type RunsStackOptions } from '../runs-wiring.js';
 import { bearerTokens, requestCap, stderrFaultReporter } from '../serve-config.js';
 
 const TOPIC = 'serve';
@@ -38,6 +39,9 @@ const OPTIONS = {
   store: { type: 'string' },
   flows: { type: 'string' },
   session: { type: 'string' },
+  concurrency: { type: 'string' },
+  'lease-ms': { type: 'string' },
+  'fail-removed-versions': { type: 'boolean' },
   'token-file': { type: 'string' },
   'allowed-host': { type: 'string', multiple: true },
   'allowed-origin': { type: 'string', multiple: true },
@@ -79,6 +83,17 @@ function workflowEngine(parsed: Parsed, io: CliIo, maxBytes: number): Serving {
   return { serverFor: () => createMcpServer(profile), stdioPrincipal: ANONYMOUS, close: () => Promise.resolve() };
 }
 
+/** --concurrency, --lease-ms and --fail-removed-versions (runs profile). */
+function workerOptions(parsed: Parsed): NonNullable<RunsStackOptions['worker']> {
+  const concurrency = intOption(parsed, 'concurrency', 1, SUPERVISOR_DEFAULTS.maxConcurrency, TOPIC);
+  const leaseMs = intOption(parsed, 'lease-ms', SUPERVISOR_DEFAULTS.minLeaseMs, 86_400_000, TOPIC);
+  return {
+    ...(concurrency === undefined ? {} : { concurrency }),
+    ...(leaseMs === undefined ? {} : { leaseMs }),
+    ...(parsed.values['fail-removed-versions'] === true ? { removedVersions: 'fail' as const } : {}),
+  };
+}
+
 async function runs(parsed: Parsed, io: CliIo, maxBytes: number): Promise<Serving> {
   const onFault = stderrFaultReporter(io);
   const stack = await openRunsStack({
@@ -87,7 +102,11 @@ async function runs(parsed: Parsed, io: CliIo, maxBytes: number): Promise<Servin
     cwd: io.cwd,
     execute: true,
     onFault,
+    worker: workerOptions(parsed),
   });
+  const failed = stack.supervisor.deployment.failed;
+  if (failed.length > 0)
+    io.err(`rimthan: failed ${failed.length} unfinished run(s) of flow versions no longer deployed`);
   const factory = createRunsProfileFactory({
     toolsFor: (id) => stack.toolsFor(id),
     maxArgumentBytes: maxBytes,
@@ -132,7 +151,11 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   const transport = choiceOption(parsed, 'transport', ['stdio', 'http'] as const, 'stdio', TOPIC);
   const port = intOption(parsed, 'port', 0, 65535, TOPIC) ?? DEFAULT_HTTP_PORT;
   if (profileName === ProfileName.WorkflowEngine)
-    refuseOptions(parsed, ['store', 'flows', 'session'], 'applies only to --profile runs');
+    refuseOptions(
+      parsed,
+      ['store', 'flows', 'session', 'concurrency', 'lease-ms', 'fail-removed-versions'],
+      'applies only to --profile runs',
+    );
   else refuseOptions(parsed, ['releases'], 'applies only to --profile workflow-engine');
   if (transport === 'stdio') {
     refuseOptions(

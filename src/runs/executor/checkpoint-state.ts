@@ -67,10 +67,14 @@ export function decodeCheckpoint(state: JsonObject): FlowCheckpoint | undefined 
 }
 
 /** The seed checkpoint (revision 0) of a fresh run. */
-export function seedCheckpoint(flowState: JsonObject, start: string): FlowCheckpoint {
+export function seedCheckpoint(
+  flowState: JsonObject,
+  start: string,
+  status: RunStatus = RunStatus.Running,
+): FlowCheckpoint {
   return {
     format: CHECKPOINT_FORMAT,
-    status: RunStatus.Running,
+    status,
     flow_state: flowState,
     next_vertex: start,
     completed_vertices: [],

@@ -41,13 +41,23 @@ export function emptyCheckpoint(status: RunStatus): FlowCheckpoint {
   };
 }
 
-/** Revision 0: the durable seed that acknowledges a start. */
-export function seedStep(b: Base & { readonly flowState: JsonObject; readonly start: string }): StepCommit {
+/** What a queued run's summary says until a worker claims it (the claim sets "started"). */
+export const QUEUED_SUMMARY = 'queued: waiting for a free execution slot';
+
+/**
+ * Revision 0: the durable seed that acknowledges a start. A run that starts executing at once (its worker had a free
+ * slot) becomes `running`; one that must wait (admission control) stays `pending` with its seed durable, and the
+ * claim of the worker that takes it makes it `running`.
+ */
+export function seedStep(
+  b: Base & { readonly flowState: JsonObject; readonly start: string; readonly queued?: boolean },
+): StepCommit {
+  const status = b.queued === true ? RunStatus.Pending : RunStatus.Running;
   return {
     ...b,
-    patch: { status: RunStatus.Running, status_summary: 'started' },
-    checkpoint: seedCheckpoint(b.flowState, b.start),
-    activities: [{ kind: ActivityKind.RunStarted, run_status: RunStatus.Running }],
+    patch: { status, status_summary: b.queued === true ? QUEUED_SUMMARY : 'started' },
+    checkpoint: seedCheckpoint(b.flowState, b.start, status),
+    activities: [{ kind: ActivityKind.RunStarted, run_status: status }],
   };
 }
 

@@ -6,7 +6,7 @@ import { RimthanError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import { SchemaCompiler, type CompiledSchema, type SchemaCheck } from '../../core/schema.js';
 import { checkFlowSchema } from './check-schema.js';
-import { compileGraph, type CompiledGraph } from './graph.js';
+import { compileGraph, VERTEX_ID_PATTERN, type CompiledGraph } from './graph.js';
 import type { FlowSpec } from './types.js';
 
 export const FLOW_NAME_PATTERN = /^[a-z][a-z0-9_]{2,63}$/;
@@ -29,6 +29,46 @@ export interface FlowDefinition {
   /** The state a run starts with. */
   initialState(input: JsonObject): JsonObject;
   readonly graph: CompiledGraph;
+  /** Checks a flow state against stateSchema; a flow without one accepts any object (the engine bounds its size). */
+  validateState(value: unknown): SchemaCheck;
+  /** Older versions this one can take over, by version (see UpgradeSpec). */
+  readonly upgrades: ReadonlyMap<string, CompiledUpgrade>;
+}
+
+/** A checked upgrade declaration. */
+export interface CompiledUpgrade {
+  readonly from: string;
+  readonly vertices: ReadonlyMap<string, string>;
+  readonly state: ((previous: JsonObject) => JsonObject) | undefined;
+}
+
+const ANY_STATE: SchemaCheck = Object.freeze({ ok: true });
+
+function compileUpgrades(spec: FlowSpec<JsonObject, JsonObject>, graph: CompiledGraph): Map<string, CompiledUpgrade> {
+  const out = new Map<string, CompiledUpgrade>();
+  const list: unknown = spec.upgrades ?? [];
+  if (!Array.isArray(list) || list.length > 64) throw invalid('upgrades must be an array of at most 64 declarations');
+  if (list.length > 0 && spec.stateSchema === undefined) {
+    throw invalid('a flow that declares upgrades must declare a stateSchema to check the carried-over state against');
+  }
+  for (const u of spec.upgrades ?? []) {
+    if (typeof u.from !== 'string' || u.from.length === 0 || Buffer.byteLength(u.from) > MAX_VERSION_BYTES) {
+      throw invalid('an upgrade names the older version it takes over from');
+    }
+    if (u.from === spec.version) throw invalid('a version cannot declare an upgrade from itself');
+    if (out.has(u.from)) throw invalid(`two upgrades from version ${u.from}`);
+    if (u.state !== undefined && typeof u.state !== 'function') throw invalid('an upgrade state must be a function');
+    const vertices = new Map<string, string>();
+    for (const [from, to] of Object.entries(u.vertices ?? {})) {
+      if (!VERTEX_ID_PATTERN.test(from))
+        throw invalid(`upgrade from ${u.from}: vertex id ${JSON.stringify(from)} is invalid`);
+      if (!graph.vertices.has(to)) throw invalid(`upgrade from ${u.from}: ${to} is not a vertex of this version`);
+      vertices.set(from, to);
+    }
+    if (vertices.size === 0) throw invalid(`upgrade from ${u.from} maps no vertex`);
+    out.set(u.from, { from: u.from, vertices, state: u.state });
+  }
+  return out;
 }
 
 const NO_RESUME: SchemaCheck = Object.freeze({
@@ -61,12 +101,16 @@ function compileDefinition(compiler: SchemaCompiler, spec: FlowSpec<JsonObject, 
   checkIdentity(spec);
   const inputSchema = checkFlowSchema('inputSchema', spec.inputSchema);
   const resumeSchema = spec.resumeSchema === undefined ? undefined : checkFlowSchema('resumeSchema', spec.resumeSchema);
+  const stateSchema = spec.stateSchema === undefined ? undefined : checkFlowSchema('stateSchema', spec.stateSchema);
   const graph = compileGraph(spec.graph);
+  const upgrades = compileUpgrades(spec, graph);
   let validateInput: CompiledSchema;
   let validateResume: CompiledSchema = () => NO_RESUME;
+  let validateState: CompiledSchema = () => ANY_STATE;
   try {
     validateInput = compiler.compile(inputSchema);
     if (resumeSchema !== undefined) validateResume = compiler.compile(resumeSchema);
+    if (stateSchema !== undefined) validateState = compiler.compile(stateSchema);
   } catch (cause) {
     throw new RimthanError('invalid_definition', 'a flow schema does not compile', { cause });
   }
@@ -82,6 +126,8 @@ function compileDefinition(compiler: SchemaCompiler, spec: FlowSpec<JsonObject, 
     validateResume,
     initialState: (input: JsonObject): JsonObject => (init === undefined ? input : init(input)),
     graph,
+    validateState,
+    upgrades,
   });
 }
 

@@ -69,6 +69,20 @@ export interface GraphSpec<S extends JsonObject, I extends JsonObject = JsonObje
   readonly edges?: readonly EdgeSpec<S>[];
 }
 
+/**
+ * A declaration that this version can take over interrupted runs of an older version of the same flow (an explicit
+ * upgrade: `upgradeRun`, `rimthan runs upgrade`). The run continues here at the vertex mapped from the one it is paused
+ * at, with its state carried over (or transformed) and checked against this version's `stateSchema`.
+ */
+export interface UpgradeSpec<S extends JsonObject> {
+  /** The older version of this flow (its exact version string). */
+  readonly from: string;
+  /** Paused-at vertex of the older version → the vertex of this version to continue at. Unlisted vertices refuse. */
+  readonly vertices: Readonly<Record<string, string>>;
+  /** Builds this version's state from the older version's (default: unchanged); checked against `stateSchema`. */
+  readonly state?: (previous: JsonObject) => S;
+}
+
 /** A flow as authored: identity, closed JSON Schemas and the graph. */
 export interface FlowSpec<I extends JsonObject, S extends JsonObject> {
   /** `^[a-z][a-z0-9_]{2,63}$` */
@@ -83,5 +97,9 @@ export interface FlowSpec<I extends JsonObject, S extends JsonObject> {
   readonly resumeSchema?: JsonObject;
   /** The state a run starts with (default: the input itself). */
   readonly initialState?: (input: I) => S;
+  /** JSON Schema of the flow state (same rules as inputSchema); required by `upgrades`, which check against it. */
+  readonly stateSchema?: JsonObject;
+  /** Older versions whose interrupted runs this version can take over (see UpgradeSpec). */
+  readonly upgrades?: readonly UpgradeSpec<S>[];
   readonly graph: GraphSpec<S, I>;
 }

@@ -1,6 +1,6 @@
 /**
- * Group commit for a synchronous database: writes queue up during an event-loop turn and are flushed together in ONE
- * transaction (one fsync) on the next turn. Each write runs in its own savepoint, so a refused write (a conflict)
+ * Group commit for a synchronous database (SQLite): writes queue up during an event-loop turn (the shared WriteBatcher)
+ * and are flushed together in ONE transaction (one fsync) on the next turn. Each write runs in its own savepoint, so a refused write (a conflict)
  * rolls back alone and the rest of the batch still commits. A caller's promise settles only after the batch
  * transaction committed, so an acknowledged write is exactly as durable as with one commit per write.
  *
@@ -9,6 +9,8 @@
  * made only of such writes commits without an fsync; any other write in the batch makes the whole batch synced. That
  * is group commit across turns, so the ungrouped mode (the naive baseline) syncs every write.
  */
+import { WriteBatcher, type Outcome } from './write-batcher.js';
+
 export interface BatchDatabase {
   /** Runs raw SQL (BEGIN, SAVEPOINT, COMMIT, ...). */
   exec(sql: string): void;
@@ -21,6 +23,8 @@ export interface GroupCommitHooks {
   readonly onRollback?: () => void;
   /** Switches the connection between synced commits (true, the default) and unsynced ones; called outside a batch. */
   readonly setSync?: (sync: boolean) => void;
+  /** Told after each batch transaction: how many writes it carried, how long it took, whether it committed. */
+  readonly onBatch?: (writes: number, durationMs: number, ok: boolean) => void;
 }
 
 export interface WriteOptions {
@@ -28,21 +32,16 @@ export interface WriteOptions {
   readonly sync?: boolean;
 }
 
-interface PendingWrite {
+interface QueuedWrite {
   readonly run: () => unknown;
   readonly sync: boolean;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: unknown) => void;
 }
-
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export class GroupCommitWriter {
   readonly #db: BatchDatabase;
   readonly #grouped: boolean;
   readonly #hooks: GroupCommitHooks;
-  #queue: PendingWrite[] = [];
-  #scheduled: NodeJS.Immediate | undefined;
+  readonly #batcher: WriteBatcher<QueuedWrite, unknown>;
   #transactions = 0;
 
   /** `grouped: false` commits every write in its own synced transaction (the one-commit-per-write baseline). */
@@ -50,22 +49,12 @@ export class GroupCommitWriter {
     this.#db = db;
     this.#grouped = grouped;
     this.#hooks = hooks;
+    this.#batcher = new WriteBatcher((batch) => this.#flushBatch(batch), { grouped });
   }
 
   /** Queues `run` (synchronous SQL) and resolves with its result once its transaction committed. */
   write<T>(run: () => T, options: WriteOptions = {}): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const sync = options.sync ?? true;
-      this.#queue.push({ run, sync, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.#grouped) {
-        this.flush();
-        return;
-      }
-      this.#scheduled ??= setImmediate(() => {
-        this.#scheduled = undefined;
-        this.flush();
-      });
-    });
+    return this.#batcher.submit({ run, sync: options.sync ?? true }) as Promise<T>;
   }
 
   /** Synced batch transactions committed so far that changed rows (each one WAL fsync). */
@@ -75,42 +64,38 @@ export class GroupCommitWriter {
 
   /** Writes queued but not yet committed. */
   get pending(): number {
-    return this.#queue.length;
+    return this.#batcher.pending;
   }
 
   /** Commits everything queued now (also used by close). */
   flush(): void {
-    if (this.#scheduled !== undefined) {
-      clearImmediate(this.#scheduled);
-      this.#scheduled = undefined;
-    }
-    const batch = this.#queue;
-    if (batch.length === 0) return;
-    this.#queue = [];
+    this.#batcher.flush();
+  }
+
+  #flushBatch(batch: readonly QueuedWrite[]): Outcome<unknown>[] {
     const sync = !this.#grouped || batch.some((w) => w.sync);
     const relax = !sync && this.#hooks.setSync !== undefined;
+    if (relax) this.#hooks.setSync?.(false);
+    const start = performance.now();
+    let ok = false;
     try {
-      if (relax) this.#hooks.setSync?.(false);
-    } catch (error) {
-      for (const w of batch) w.reject(error);
-      return;
-    }
-    try {
-      this.#commitBatch(batch, sync);
+      const outcomes = this.#commitBatch(batch, sync);
+      ok = true;
+      return outcomes;
     } finally {
       if (relax) this.#hooks.setSync?.(true);
+      try {
+        this.#hooks.onBatch?.(batch.length, performance.now() - start, ok);
+      } catch {
+        // An observer's fault is its own.
+      }
     }
   }
 
-  #commitBatch(batch: readonly PendingWrite[], sync: boolean): void {
-    const outcomes: Outcome[] = [];
+  #commitBatch(batch: readonly QueuedWrite[], sync: boolean): Outcome<unknown>[] {
+    const outcomes: Outcome<unknown>[] = [];
     const changesBefore = this.#hooks.changes?.();
-    try {
-      this.#db.exec('BEGIN IMMEDIATE');
-    } catch (error) {
-      for (const w of batch) w.reject(error);
-      return;
-    }
+    this.#db.exec('BEGIN IMMEDIATE');
     try {
       for (const w of batch) outcomes.push(this.#runInSavepoint(w));
       this.#db.exec('COMMIT');
@@ -123,18 +108,12 @@ export class GroupCommitWriter {
       } catch {
         // The transaction is already gone (SQLite rolls back by itself on some I/O errors).
       }
-      for (const w of batch) w.reject(error);
-      return;
+      throw error;
     }
-    batch.forEach((w, i) => {
-      const outcome = outcomes[i];
-      if (outcome === undefined) w.reject(new Error('group commit lost a write outcome'));
-      else if (outcome.ok) w.resolve(outcome.value);
-      else w.reject(outcome.error);
-    });
+    return outcomes;
   }
 
-  #runInSavepoint(w: PendingWrite): Outcome {
+  #runInSavepoint(w: QueuedWrite): Outcome<unknown> {
     this.#db.exec('SAVEPOINT w');
     try {
       const value = w.run();

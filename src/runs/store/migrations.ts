@@ -132,6 +132,18 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX runs_unseeded ON {s}.runs (created_seq) WHERE status = 'pending' AND checkpoint_revision < 0`,
     ],
   },
+  {
+    // The deploy check at start-up (definitionsInUse, runsOfDefinition) reads only the non-terminal runs.
+    name: '003-runs-active-definition-index',
+    sqlite: [
+      `CREATE INDEX runs_active_definition ON runs (definition_name, definition_version, created_seq)
+        WHERE status IN ('pending', 'running', 'interrupted')`,
+    ],
+    postgres: [
+      `CREATE INDEX runs_active_definition ON {s}.runs (definition_name, definition_version, created_seq)
+        WHERE status IN ('pending', 'running', 'interrupted')`,
+    ],
+  },
 ];
 
 /** The schema version this code writes; a database at a higher version was written by newer code. */

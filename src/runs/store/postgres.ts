@@ -1,50 +1,55 @@
 /**
- * The shared run store: PostgreSQL through a `pg` Pool, for several workers on one database. Commits lock the run row
- * (SELECT ... FOR UPDATE) and check record_revision; leases use FOR UPDATE SKIP LOCKED under READ COMMITTED; wake-ups
+ * The shared run store: PostgreSQL through a `pg` Pool, for several workers on one database. Writes are group
+ * committed (postgres-writer.ts): the commits queued while a batch is written go together into ONE statement, which
+ * locks and checks each run on its own (compare-and-swap on record_revision, status machine, checkpoint
+ * compare-and-append, lease) and coalesces a run's consecutive commits; every synced write is durable
+ * (synchronous_commit on) before it is acknowledged. Leases use FOR UPDATE SKIP LOCKED under READ COMMITTED; wake-ups
  * travel as NOTIFY on one channel per schema and arrive through one dedicated LISTEN connection.
  */
 import pg from 'pg';
-import type { PoolConfig, PoolClient } from 'pg';
+import type { PoolConfig } from 'pg';
 import { RimthanError } from '../../core/errors.js';
 import { NotifyHub } from './notify-hub.js';
 import { PostgresListener } from './postgres-listener.js';
-import { activityPlaceholders, postgresQueries, type PostgresQueries } from './postgres-queries.js';
-import { migratePostgres, quoteSchema, withTransaction } from './postgres-schema.js';
+import { prepareCommit, prepareSeed } from './commit-plan.js';
+import { postgresQueries, type PostgresQueries } from './postgres-queries.js';
+import { migratePostgres, quoteSchema } from './postgres-schema.js';
+import { PostgresWriter } from './postgres-writer.js';
 import {
-  activityValues,
-  cancelRequestCommit,
-  encodeJsonColumns,
-  isUniqueViolation,
-  planCommit,
   rowToActivity,
   rowToCheckpoint,
   rowToRun,
+  statusCountsOf,
   type ActivityRow,
   type CheckpointRow,
   type RunRow,
 } from './rows.js';
-import {
-  StoreConflictError,
-  type ActivityEntry,
-  type Checkpoint,
-  type Commit,
-  type HistoryQuery,
-  type ListQuery,
-  type NewRunRecord,
-  type RunRecord,
-  type RunStore,
+import type {
+  ActivityEntry,
+  Checkpoint,
+  Commit,
+  DefinitionUse,
+  HistoryQuery,
+  ListQuery,
+  NewRunRecord,
+  RunRecord,
+  RunStatus,
+  RunStore,
+  StoreObserver,
 } from './types.js';
 import {
   checkBatch,
   checkCancelRequest,
   checkUnseededQuery,
   checkCommit,
+  checkDefinitionKey,
   checkExclude,
   checkHistoryQuery,
   checkInput,
   checkLease,
   checkListQuery,
   checkNewRun,
+  checkRevision,
   STORE_LIMITS,
 } from './validate.js';
 
@@ -55,6 +60,8 @@ export interface PostgresRunStoreOptions {
   readonly pool?: PoolConfig;
   /** Schema holding the tables (created when missing); default `public`. Lowercase identifier, ≤48 chars. */
   readonly schema?: string;
+  /** Metrics hooks (commit batch latency, lease takeovers). */
+  readonly observer?: StoreObserver;
 }
 
 /** Cursor ordinal meaning "after every entry of the revision". */
@@ -63,6 +70,11 @@ const AFTER_WHOLE_REVISION = STORE_LIMITS.maxCounter + 1;
 interface OpenState {
   readonly pool: pg.Pool;
   readonly listener: PostgresListener;
+  readonly writer: PostgresWriter;
+}
+
+interface ClaimRow extends RunRow {
+  previous_owner: string | null;
 }
 
 export class PostgresRunStore implements RunStore {
@@ -71,8 +83,7 @@ export class PostgresRunStore implements RunStore {
   readonly #sql: PostgresQueries;
   readonly #channel: string;
   readonly #hub = new NotifyHub();
-  /** The last commit issued per run: the next one for that run waits for it (commits apply in call order). */
-  readonly #tails = new Map<string, Promise<unknown>>();
+  readonly #observer: StoreObserver | undefined;
   #state: OpenState | undefined;
 
   /** Validates the options; nothing connects before `open()`. */
@@ -82,6 +93,7 @@ export class PostgresRunStore implements RunStore {
     this.#channel = this.#schema === 'public' ? 'rimthan_runs' : `rimthan_runs_${this.#schema}`;
     const connection = options.connectionString === undefined ? {} : { connectionString: options.connectionString };
     this.#config = { ...options.pool, ...connection };
+    this.#observer = options.observer;
   }
 
   /** Connects the pool and migrates the schema (serialised across processes by an advisory lock). Idempotent. */
@@ -98,28 +110,34 @@ export class PostgresRunStore implements RunStore {
       throw error;
     }
     const listener = new PostgresListener(this.#config, this.#channel, this.#hub);
-    this.#state = { pool, listener };
+    this.#state = { pool, listener, writer: new PostgresWriter(pool, this.#sql, this.#observer) };
     if (this.#hub.size > 0) void listener.start();
   }
 
-  /** Stops listening and closes every connection. Idempotent. */
+  /** Writes what is queued, stops listening and closes every connection. Idempotent. */
   async close(): Promise<void> {
     const state = this.#state;
     if (state === undefined) return;
     this.#state = undefined;
     this.#hub.clear();
+    await state.writer.drain();
     await state.listener.stop();
     await state.pool.end();
   }
 
-  #pool(): pg.Pool {
+  #open(): OpenState {
     if (this.#state === undefined) throw new RimthanError('unavailable', 'run store is not open');
-    return this.#state.pool;
+    return this.#state;
   }
 
+  #pool(): pg.Pool {
+    return this.#open().pool;
+  }
+
+  /** Group-committed without an fsync of its own: the synced createRun that first refers to it follows in WAL order. */
   async putInput(sha256: string, canonical: string): Promise<void> {
     checkInput(sha256, canonical);
-    await this.#pool().query(this.#sql.putInput, [sha256, canonical]);
+    await this.#open().writer.inputs.submit({ sha256, canonical });
   }
 
   async getInput(sha256: string): Promise<string | undefined> {
@@ -127,33 +145,14 @@ export class PostgresRunStore implements RunStore {
     return result.rows[0]?.canonical;
   }
 
-  async createRun(record: NewRunRecord): Promise<RunRecord> {
+  /**
+   * Group-committed: concurrent starts share one multi-row insert (a duplicate fails alone); with `seed`, the record and
+   * its seed are one transaction (see RunStore.createRun).
+   */
+  async createRun(record: NewRunRecord, seed?: Commit): Promise<RunRecord> {
     checkNewRun(record);
-    const json = encodeJsonColumns(record);
-    const values = [
-      record.run_id,
-      record.session_id,
-      record.definition_name,
-      record.definition_version,
-      record.parent_run_id,
-      record.input_sha256,
-      record.idempotency_key,
-      record.status,
-      record.status_summary,
-      record.cancel_requested,
-      json.artifacts,
-      json.artifact_namespace,
-      json.interrupt,
-      record.created_at,
-      record.updated_at,
-    ];
-    try {
-      const result = await this.#pool().query<RunRow>(this.#sql.insertRun, values);
-      return rowToRun(firstRow(result.rows));
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new StoreConflictError('run id or idempotency key already exists');
-      throw error;
-    }
+    const prepared = seed === undefined ? undefined : prepareSeed(record, seed);
+    return this.#open().writer.creates.submit({ record, seed: prepared });
   }
 
   async getRun(session_id: string, run_id: string): Promise<RunRecord | undefined> {
@@ -189,89 +188,48 @@ export class PostgresRunStore implements RunStore {
     return result.rows.map(rowToRun);
   }
 
-  /** See RunStore.commit; one run's commits run one after another in call order (pooled connections would race). */
-  commit(commit: Commit): Promise<RunRecord> {
-    try {
-      checkCommit(commit);
-      this.#pool();
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-    const before = this.#tails.get(commit.run_id);
-    const run = (): Promise<RunRecord> => this.#commitNow(commit);
-    const result = before === undefined ? run() : before.then(run, run);
-    const tail = result.catch(() => undefined);
-    this.#tails.set(commit.run_id, tail);
-    void tail.then(() => {
-      if (this.#tails.get(commit.run_id) === tail) this.#tails.delete(commit.run_id);
-    });
-    return result;
+  /**
+   * See RunStore.commit. Group-committed: the commits queued while the previous batch is written share one statement
+   * and one WAL flush; one run's commits apply in call order.
+   */
+  async commit(commit: Commit): Promise<RunRecord> {
+    checkCommit(commit);
+    const prepared = prepareCommit(commit);
+    return this.#open().writer.commits.submit(prepared);
   }
 
-  async #commitNow(commit: Commit): Promise<RunRecord> {
-    try {
-      return await withTransaction(this.#pool(), (client) => this.#applyCommit(client, commit));
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new StoreConflictError('checkpoint or activity position already taken');
-      throw error;
-    }
-  }
-
-  async #applyCommit(client: PoolClient, commit: Commit): Promise<RunRecord> {
-    const row = (await client.query<RunRow>(this.#sql.runByIdForUpdate, [commit.run_id])).rows[0];
-    if (row === undefined) throw new RimthanError('not_found', 'run not found');
-    const { next, checkpointState } = planCommit(rowToRun(row), commit);
-    if (commit.checkpoint !== undefined && checkpointState !== undefined) {
-      const cp = commit.checkpoint;
-      await client.query(this.#sql.insertCheckpoint, [commit.run_id, cp.revision, checkpointState, cp.created_at]);
-    }
-    let inserted = 0;
-    const activities = commit.activities ?? [];
-    if (activities.length > 0) {
-      const text =
-        this.#sql.insertActivitiesPrefix + activityPlaceholders(activities.length) + this.#sql.insertActivitiesSuffix;
-      const values = activities.flatMap((entry) => activityValues(commit.run_id, entry));
-      inserted = (await client.query(text, values)).rowCount ?? 0;
-    }
-    const final: RunRecord = { ...next, activity_cursor: next.activity_cursor + inserted };
-    const json = encodeJsonColumns(final);
-    const updated = await client.query(this.#sql.updateRun, [
-      final.run_id,
-      final.status,
-      final.status_summary,
-      final.cancel_requested,
-      final.checkpoint_revision,
-      final.activity_cursor,
-      json.artifacts,
-      json.interrupt,
-      final.updated_at,
-      final.record_revision,
-      commit.expected_record_revision,
-    ]);
-    if (updated.rowCount !== 1) throw new StoreConflictError('run record changed since it was read');
-    if (commit.lease !== undefined) {
-      const lease = [final.run_id, commit.lease.worker_id, commit.lease.lease_ms];
-      const taken = await client.query(this.#sql.takeLease, lease);
-      if (taken.rowCount !== 1) throw new StoreConflictError('another worker holds the run lease');
-    }
-    return final;
-  }
-
-  /** See RunStore.requestCancel: the run's row is locked for the read and the write. */
+  /** See RunStore.requestCancel: one statement (the update when there is something to request, else the row). */
   async requestCancel(run_id: string, reason: string, updated_at: string): Promise<RunRecord | undefined> {
     checkCancelRequest(run_id, reason, updated_at);
-    return withTransaction(this.#pool(), async (client) => {
-      const row = (await client.query<RunRow>(this.#sql.runByIdForUpdate, [run_id])).rows[0];
-      if (row === undefined) return undefined;
-      const current = rowToRun(row);
-      const request = cancelRequestCommit(current, reason, updated_at);
-      return request === undefined ? current : this.#applyCommit(client, request);
-    });
+    const row = (await this.#pool().query<RunRow>(this.#sql.requestCancel, [run_id, reason, updated_at])).rows[0];
+    return row === undefined ? undefined : rowToRun(row);
   }
 
   async latestCheckpoint(run_id: string): Promise<Checkpoint | undefined> {
     const row = (await this.#pool().query<CheckpointRow>(this.#sql.latestCheckpoint, [run_id])).rows[0];
     return row === undefined ? undefined : rowToCheckpoint(row);
+  }
+
+  async checkpointAt(run_id: string, revision: number): Promise<Checkpoint | undefined> {
+    checkRevision(run_id, revision);
+    const row = (await this.#pool().query<CheckpointRow>(this.#sql.checkpointAt, [run_id, revision])).rows[0];
+    return row === undefined ? undefined : rowToCheckpoint(row);
+  }
+
+  async definitionsInUse(): Promise<DefinitionUse[]> {
+    const result = await this.#pool().query<DefinitionUse>(this.#sql.definitionsInUse);
+    return result.rows.map((r) => ({ ...r, runs: Number(r.runs) }));
+  }
+
+  async runsOfDefinition(name: string, version: string, query: ListQuery): Promise<RunRecord[]> {
+    checkDefinitionKey(name, version);
+    checkListQuery(query);
+    const values = [name, version, query.after_seq ?? 0, query.limit];
+    return (await this.#pool().query<RunRow>(this.#sql.runsOfDefinition, values)).rows.map(rowToRun);
+  }
+
+  async statusCounts(): Promise<Record<RunStatus, number>> {
+    return statusCountsOf((await this.#pool().query<{ status: string; n: number }>(this.#sql.statusCounts)).rows);
   }
 
   async history(run_id: string, query: HistoryQuery): Promise<ActivityEntry[]> {
@@ -306,7 +264,9 @@ export class PostgresRunStore implements RunStore {
     checkBatch('limit', limit);
     checkExclude(exclude);
     if (limit === 0) return [];
-    const result = await this.#pool().query<RunRow>(this.#sql.claim, [worker_id, lease_ms, limit, [...exclude]]);
+    const result = await this.#pool().query<ClaimRow>(this.#sql.claim, [worker_id, lease_ms, limit, [...exclude]]);
+    const takeovers = result.rows.filter((r) => r.previous_owner !== null && r.previous_owner !== worker_id).length;
+    if (result.rows.length > 0) observe(() => this.#observer?.claimed?.({ runs: result.rows.length, takeovers }));
     return result.rows.map(rowToRun).sort((a, b) => a.created_seq - b.created_seq);
   }
 
@@ -338,8 +298,11 @@ export class PostgresRunStore implements RunStore {
   }
 }
 
-function firstRow<T>(rows: readonly T[]): T {
-  const row = rows[0];
-  if (row === undefined) throw new RimthanError('internal', 'insert returned no row');
-  return row;
+/** Calls an observer hook; its fault is its own. */
+function observe(hook: () => void): void {
+  try {
+    hook();
+  } catch {
+    // ignored: metrics must never break the store
+  }
 }

@@ -1,22 +1,16 @@
 /**
- * Row mapping and commit planning shared by both backends: one place decides what a commit means (compare-and-swap,
- * status machine, checkpoint compare-and-append), the backends only execute it.
+ * Row mapping shared by both backends (what a commit means is decided in commit-plan.ts).
  */
-import { canonicalJson } from '../../core/canonical-json.js';
-import { RimthanError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
-import { isAllowedTransition, isTerminal, STORE_LIMITS } from './validate.js';
-import {
-  StoreConflictError,
-  type ActivityEntry,
-  type ActivityKind,
-  type ArtifactDescriptor,
-  type ArtifactNamespace,
-  type Checkpoint,
-  type Commit,
-  type InterruptInfo,
-  type RunRecord,
-  type RunStatus,
+import type {
+  ActivityEntry,
+  ActivityKind,
+  ArtifactDescriptor,
+  ArtifactNamespace,
+  Checkpoint,
+  InterruptInfo,
+  RunRecord,
+  RunStatus,
 } from './types.js';
 
 /** A `runs` row as either driver returns it (SQLite integers/0-1 flags; PostgreSQL bigint strings/booleans). */
@@ -158,67 +152,18 @@ export function encodeJsonColumns(r: Pick<RunRecord, 'artifacts' | 'artifact_nam
   };
 }
 
-/** The outcome of planning a commit against the stored record: the next record and the checkpoint text to append. */
-export interface CommitPlan {
-  readonly next: RunRecord;
-  readonly checkpointState: string | undefined;
-}
-
-/**
- * Decides a commit against the current record: compare-and-swap on record_revision, the status machine, and the
- * checkpoint gap rule (revision must be latest + 1; the seed is 0). Throws StoreConflictError on refusal. The caller
- * adds the number of activities actually inserted to `next.activity_cursor`.
- */
-export function planCommit(current: RunRecord, commit: Commit): CommitPlan {
-  if (current.record_revision !== commit.expected_record_revision) {
-    throw new StoreConflictError('run record changed since it was read');
-  }
-  const p = commit.patch;
-  const status = p.status ?? current.status;
-  if (!isAllowedTransition(current.status, status)) {
-    throw new StoreConflictError(`run status cannot change from ${current.status} to ${status}`);
-  }
-  if (commit.lease !== undefined && status !== 'running') {
-    throw new RimthanError('invalid_argument', 'a lease can only be taken by a commit that leaves the run running');
-  }
-  let checkpointRevision = current.checkpoint_revision;
-  let checkpointState: string | undefined;
-  if (commit.checkpoint !== undefined) {
-    if (commit.checkpoint.revision !== current.checkpoint_revision + 1) {
-      throw new StoreConflictError('checkpoint revision must be exactly one after the latest');
-    }
-    checkpointState = canonicalJson(commit.checkpoint.state);
-    if (Buffer.byteLength(checkpointState, 'utf8') > STORE_LIMITS.maxCheckpointBytes) {
-      throw new RimthanError('invalid_argument', `checkpoint state exceeds ${STORE_LIMITS.maxCheckpointBytes} bytes`);
-    }
-    checkpointRevision = commit.checkpoint.revision;
-  }
-  const next: RunRecord = {
-    ...current,
-    status,
-    status_summary: p.status_summary ?? current.status_summary,
-    cancel_requested: p.cancel_requested ?? current.cancel_requested,
-    artifacts: p.artifacts ?? current.artifacts,
-    interrupt: p.interrupt === undefined ? current.interrupt : p.interrupt,
-    updated_at: p.updated_at,
-    checkpoint_revision: checkpointRevision,
-    record_revision: current.record_revision + 1,
+/** Per-status run counts from `status, n` rows, with every status present. */
+export function statusCountsOf(rows: readonly { status: string; n: number | string }[]): Record<RunStatus, number> {
+  const counts: Record<RunStatus, number> = {
+    pending: 0,
+    running: 0,
+    interrupted: 0,
+    completed: 0,
+    cancelled: 0,
+    failed: 0,
   };
-  return { next, checkpointState };
-}
-
-/**
- * What RunStore.requestCancel writes over `current`, read inside the writing transaction: a commit setting
- * `cancel_requested` and the reason as summary (the record revision moves, so the owner's next compare-and-swap fails
- * and it rereads), or undefined when there is nothing to request (a terminal run, or a request already recorded).
- */
-export function cancelRequestCommit(current: RunRecord, reason: string, updated_at: string): Commit | undefined {
-  if (isTerminal(current.status) || current.cancel_requested) return undefined;
-  return {
-    run_id: current.run_id,
-    expected_record_revision: current.record_revision,
-    patch: { cancel_requested: true, status_summary: reason, updated_at },
-  };
+  for (const row of rows) if (row.status in counts) counts[row.status as RunStatus] = Number(row.n);
+  return counts;
 }
 
 /** True for a unique/primary-key violation from either driver. */

@@ -17,11 +17,17 @@ type StatementName =
   | 'insertCheckpoint'
   | 'latestCheckpoint'
   | 'insertActivity'
+  | 'checkpointAt'
+  | 'definitionsInUse'
+  | 'definitionRunIds'
+  | 'runsOfDefinition'
+  | 'statusCounts'
   | 'eventOrdinal'
   | 'historyFirst'
   | 'historyAfter'
   | 'claimable'
   | 'setLease'
+  | 'leaseOwner'
   | 'takeLease'
   | 'renewLease'
   | 'releaseLease';
@@ -53,7 +59,7 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
        ORDER BY created_seq LIMIT ?`,
     ),
     updateRun: db.prepare(
-      `UPDATE runs SET status = @status, status_summary = @status_summary, cancel_requested = @cancel_requested,
+      `UPDATE runs SET definition_version = @definition_version, status = @status, status_summary = @status_summary, cancel_requested = @cancel_requested,
         checkpoint_revision = @checkpoint_revision, activity_cursor = @activity_cursor, artifacts = @artifacts,
         interrupt = @interrupt, updated_at = @updated_at, record_revision = @record_revision,
         lease_owner = CASE WHEN @status = 'running' THEN lease_owner END,
@@ -68,6 +74,25 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
       `INSERT INTO activities (${ACTIVITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (event_id) DO NOTHING`,
     ),
+    checkpointAt: db.prepare(
+      'SELECT run_id, revision, state, created_at FROM checkpoints WHERE run_id = ? AND revision = ?',
+    ),
+    definitionsInUse: db.prepare(
+      `SELECT definition_name, definition_version, count(*) AS runs FROM runs
+       WHERE status IN ('pending', 'running', 'interrupted')
+       GROUP BY definition_name, definition_version ORDER BY definition_name, definition_version`,
+    ),
+    definitionRunIds: db
+      .prepare(
+        `SELECT run_id FROM runs WHERE definition_name = ? AND definition_version = ?
+         AND status IN ('pending', 'running', 'interrupted') ORDER BY created_seq LIMIT 10`,
+      )
+      .pluck(),
+    runsOfDefinition: db.prepare(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE definition_name = ? AND definition_version = ?
+       AND status IN ('pending', 'running', 'interrupted') AND created_seq > ? ORDER BY created_seq LIMIT ?`,
+    ),
+    statusCounts: db.prepare('SELECT status, count(*) AS n FROM runs GROUP BY status'),
     eventOrdinal: db
       .prepare('SELECT ordinal FROM activities WHERE run_id = ? AND revision = ? AND event_id = ?')
       .pluck(),
@@ -88,8 +113,12 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
       )
       .pluck(),
     // A claim is a fencing write: it bumps record_revision (see RunStore.claimRuns).
+    leaseOwner: db.prepare('SELECT lease_owner FROM runs WHERE run_id = ?').pluck(),
+    // A queued seed (pending with checkpoint 0) starts executing here: the claim moves it to running.
     setLease: db.prepare(
-      'UPDATE runs SET lease_owner = ?, lease_expires_at = ?, record_revision = record_revision + 1 WHERE run_id = ?',
+      `UPDATE runs SET lease_owner = ?, lease_expires_at = ?, record_revision = record_revision + 1,
+        status_summary = CASE WHEN status = 'pending' THEN 'started' ELSE status_summary END, status = 'running'
+       WHERE run_id = ?`,
     ),
     takeLease: db.prepare(
       `UPDATE runs SET lease_owner = @worker_id, lease_expires_at = @expires

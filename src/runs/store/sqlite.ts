@@ -8,15 +8,15 @@ import { RimthanError } from '../../core/errors.js';
 import { GroupCommitWriter } from './group-commit.js';
 import { NotifyHub } from './notify-hub.js';
 import { RecordCache } from './record-cache.js';
+import { cancelRequestCommit, planCommit, prepareCommit, prepareSeed, type PreparedCommit } from './commit-plan.js';
 import {
   activityValues,
-  cancelRequestCommit,
   encodeJsonColumns,
   isUniqueViolation,
-  planCommit,
   rowToActivity,
   rowToCheckpoint,
   rowToRun,
+  statusCountsOf,
   type ActivityRow,
   type CheckpointRow,
   type RunRow,
@@ -28,23 +28,28 @@ import {
   type ActivityEntry,
   type Checkpoint,
   type Commit,
+  type DefinitionUse,
   type HistoryQuery,
   type ListQuery,
   type NewRunRecord,
   type RunRecord,
+  type RunStatus,
   type RunStore,
+  type StoreObserver,
 } from './types.js';
 import {
   checkBatch,
   checkCancelRequest,
   checkUnseededQuery,
   checkCommit,
+  checkDefinitionKey,
   checkExclude,
   checkHistoryQuery,
   checkInput,
   checkLease,
   checkListQuery,
   checkNewRun,
+  checkRevision,
   STORE_LIMITS,
 } from './validate.js';
 
@@ -56,6 +61,8 @@ export interface SqliteRunStoreOptions {
   readonly groupCommit?: boolean;
   /** How long a write waits for another process's lock before failing (default 5000 ms). */
   readonly busyTimeoutMs?: number;
+  /** Metrics hooks (commit batch latency, lease takeovers). */
+  readonly observer?: StoreObserver;
 }
 
 interface OpenState {
@@ -97,6 +104,7 @@ export class SqliteRunStore implements RunStore {
           changes: () => Number(totalChanges.get()),
           onRollback: () => cache.clear(),
           setSync: (sync) => db.pragma(`synchronous = ${sync ? 'FULL' : 'NORMAL'}`),
+          onBatch: (writes, durationMs, ok) => this.#options.observer?.commitBatch?.({ writes, durationMs, ok }),
         });
         this.#state = { db, sql, writer, cache };
       } catch (error) {
@@ -138,8 +146,9 @@ export class SqliteRunStore implements RunStore {
     return settle(() => this.#open().sql.getInput.get(sha256) as string | undefined);
   }
 
-  async createRun(record: NewRunRecord): Promise<RunRecord> {
+  async createRun(record: NewRunRecord, seed?: Commit): Promise<RunRecord> {
     checkNewRun(record);
+    const prepared = seed === undefined ? undefined : prepareSeed(record, seed);
     const { sql, writer, cache } = this.#open();
     const params = {
       run_id: record.run_id,
@@ -163,7 +172,9 @@ export class SqliteRunStore implements RunStore {
         if (isUniqueViolation(error)) throw new StoreConflictError('run id or idempotency key already exists');
         throw error;
       }
-      return cache.set(rowToRun(sql.runById.get(record.run_id) as RunRow));
+      const created = cache.set(rowToRun(sql.runById.get(record.run_id) as RunRow));
+      // In the same savepoint: a refused seed rolls the record back too.
+      return prepared === undefined ? created : applyCommit(sql, cache, prepared);
     });
   }
 
@@ -205,8 +216,9 @@ export class SqliteRunStore implements RunStore {
 
   async commit(commit: Commit): Promise<RunRecord> {
     checkCommit(commit);
+    const prepared = prepareCommit(commit);
     const { sql, writer, cache } = this.#open();
-    return writer.write(() => applyCommit(sql, cache, commit));
+    return writer.write(() => applyCommit(sql, cache, prepared));
   }
 
   /** See RunStore.requestCancel: read and write in one turn of the single writer, so no other write can interleave. */
@@ -218,7 +230,7 @@ export class SqliteRunStore implements RunStore {
       if (row === undefined) return undefined;
       const current = rowToRun(row);
       const request = cancelRequestCommit(current, reason, updated_at);
-      return request === undefined ? current : applyCommit(sql, cache, request);
+      return request === undefined ? current : applyCommit(sql, cache, prepareCommit(request));
     });
   }
 
@@ -227,6 +239,44 @@ export class SqliteRunStore implements RunStore {
       const row = this.#open().sql.latestCheckpoint.get(run_id) as CheckpointRow | undefined;
       return row === undefined ? undefined : rowToCheckpoint(row);
     });
+  }
+
+  checkpointAt(run_id: string, revision: number): Promise<Checkpoint | undefined> {
+    return settle(() => {
+      checkRevision(run_id, revision);
+      const row = this.#open().sql.checkpointAt.get(run_id, revision) as CheckpointRow | undefined;
+      return row === undefined ? undefined : rowToCheckpoint(row);
+    });
+  }
+
+  definitionsInUse(): Promise<DefinitionUse[]> {
+    return settle(() => {
+      const { sql } = this.#open();
+      const rows = sql.definitionsInUse.all() as {
+        definition_name: string;
+        definition_version: string;
+        runs: number;
+      }[];
+      return rows.map((r) => ({
+        definition_name: r.definition_name,
+        definition_version: r.definition_version,
+        runs: Number(r.runs),
+        run_ids: sql.definitionRunIds.all(r.definition_name, r.definition_version) as string[],
+      }));
+    });
+  }
+
+  runsOfDefinition(name: string, version: string, query: ListQuery): Promise<RunRecord[]> {
+    return settle(() => {
+      checkDefinitionKey(name, version);
+      checkListQuery(query);
+      const rows = this.#open().sql.runsOfDefinition.all(name, version, query.after_seq ?? 0, query.limit) as RunRow[];
+      return rows.map(rowToRun);
+    });
+  }
+
+  statusCounts(): Promise<Record<RunStatus, number>> {
+    return settle(() => statusCountsOf(this.#open().sql.statusCounts.all() as { status: string; n: number }[]));
   }
 
   history(run_id: string, query: HistoryQuery): Promise<ActivityEntry[]> {
@@ -267,14 +317,26 @@ export class SqliteRunStore implements RunStore {
     const { sql, writer } = this.#open();
     const skip = JSON.stringify(exclude);
     if (limit === 0 || (sql.claimable.all(Date.now(), skip, 1) as string[]).length === 0) return [];
-    return writer.write(() => {
+    const claimed = await writer.write(() => {
       const now = Date.now();
       const ids = sql.claimable.all(now, skip, limit) as string[];
-      return ids.map((id) => {
+      let takeovers = 0;
+      const records = ids.map((id) => {
+        const previous = sql.leaseOwner.get(id) as string | null;
+        if (previous !== null && previous !== worker_id) takeovers++;
         sql.setLease.run(worker_id, now + lease_ms, id);
         return rowToRun(sql.runById.get(id) as RunRow);
       });
+      return { records, takeovers };
     });
+    if (claimed.records.length > 0) {
+      try {
+        this.#options.observer?.claimed?.({ runs: claimed.records.length, takeovers: claimed.takeovers });
+      } catch {
+        // An observer's fault is its own.
+      }
+    }
+    return claimed.records;
   }
 
   /** Extends leases without an fsync: a renewal lost in a crash only lets the lease run out sooner (the crashed owner is gone). */
@@ -334,8 +396,9 @@ function currentRecord(sql: SqliteStatements, cache: RecordCache, commit: Commit
 }
 
 /** Executes one commit inside the batch transaction (its own savepoint). */
-function applyCommit(sql: SqliteStatements, cache: RecordCache, commit: Commit): RunRecord {
-  const { next, checkpointState } = planCommit(currentRecord(sql, cache, commit), commit);
+function applyCommit(sql: SqliteStatements, cache: RecordCache, prepared: PreparedCommit): RunRecord {
+  const { commit, checkpointState } = prepared;
+  const next = planCommit(currentRecord(sql, cache, commit), commit);
   try {
     if (commit.checkpoint !== undefined && checkpointState !== undefined) {
       sql.insertCheckpoint.run(
@@ -353,6 +416,7 @@ function applyCommit(sql: SqliteStatements, cache: RecordCache, commit: Commit):
     const json = encodeJsonColumns(final);
     const result = sql.updateRun.run({
       run_id: final.run_id,
+      definition_version: final.definition_version,
       status: final.status,
       status_summary: final.status_summary,
       cancel_requested: final.cancel_requested ? 1 : 0,

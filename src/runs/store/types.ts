@@ -120,6 +120,11 @@ export interface RunPatch {
   readonly cancel_requested?: boolean;
   readonly artifacts?: readonly ArtifactDescriptor[];
   readonly interrupt?: InterruptInfo | null;
+  /**
+   * Re-pins the run to another version of its flow. Only an explicit operator upgrade (`upgradeRun`, `rimthan runs
+   * upgrade`) sets it, in the one commit that also appends the upgraded checkpoint; no engine step changes a run's flow.
+   */
+  readonly definition_version?: string;
   readonly updated_at: string;
 }
 
@@ -144,6 +149,11 @@ export interface Commit {
    * holds an unexpired lease.
    */
   readonly lease?: CommitLease;
+  /**
+   * An operator restart (`restartRun`, `rimthan runs restart`): the one commit allowed to take a `failed` run back to
+   * `running`. Every other commit keeps failed terminal. Cancelled and completed runs are never reopened.
+   */
+  readonly reopen?: true;
 }
 
 export interface HistoryQuery {
@@ -157,6 +167,27 @@ export interface ListQuery {
   /** Exclusive lower bound on created_seq. */
   readonly after_seq?: number;
   readonly limit: number;
+}
+
+/** A flow version that non-terminal runs (pending, running, interrupted) are pinned to. */
+export interface DefinitionUse {
+  readonly definition_name: string;
+  readonly definition_version: string;
+  /** Non-terminal runs pinned to it. */
+  readonly runs: number;
+  /** The oldest of them (at most 10), to name in a refusal. */
+  readonly run_ids: readonly string[];
+}
+
+/**
+ * Optional hooks for metrics (commit latency, lease takeovers). Called synchronously on the store's write path: keep
+ * them cheap; a hook that throws is ignored.
+ */
+export interface StoreObserver {
+  /** A batch of commits became durable (`ok`) or failed: how many commits it carried and how long it took. */
+  commitBatch?(event: { readonly writes: number; readonly durationMs: number; readonly ok: boolean }): void;
+  /** A claim leased `runs` runs; `takeovers` of them were held by another worker whose lease had expired. */
+  claimed?(event: { readonly runs: number; readonly takeovers: number }): void;
 }
 
 /** Thrown by stores for an expected refusal (compare-and-swap lost, duplicate id). */
@@ -179,8 +210,11 @@ export interface RunStore {
   /**
    * Creates a run (checkpoint_revision must be -1 and activity_cursor 0); duplicate run_id or
    * (session_id, idempotency_key) → StoreConflictError; over-limit fields → RimthanError('invalid_argument').
+   * With `seed` (a commit on the new record: expected_record_revision 0), the record and the seed are written in ONE
+   * atomic, durable write and the seeded record is returned; a refusal of either writes neither (a start costs one
+   * synced commit instead of two).
    */
-  createRun(record: NewRunRecord): Promise<RunRecord>;
+  createRun(record: NewRunRecord, seed?: Commit): Promise<RunRecord>;
   /** Session-scoped lookup: a run of another session is `undefined`, exactly like a missing one. */
   getRun(session_id: string, run_id: string): Promise<RunRecord | undefined>;
   /** Unscoped lookup for the supervisor. */
@@ -213,6 +247,14 @@ export interface RunStore {
    */
   requestCancel(run_id: string, reason: string, updated_at: string): Promise<RunRecord | undefined>;
   latestCheckpoint(run_id: string): Promise<Checkpoint | undefined>;
+  /** One checkpoint by revision (restart from a step reads an earlier one); undefined when there is none. */
+  checkpointAt(run_id: string, revision: number): Promise<Checkpoint | undefined>;
+  /** Every flow version that non-terminal runs are pinned to, by name then version (the deploy check at start-up). */
+  definitionsInUse(): Promise<DefinitionUse[]>;
+  /** Non-terminal runs pinned to name@version, in creation order after `after_seq` (paged like listRuns). */
+  runsOfDefinition(name: string, version: string, query: ListQuery): Promise<RunRecord[]>;
+  /** How many runs are in each status (every session): for metrics and for checking a copied store. */
+  statusCounts(): Promise<Record<RunStatus, number>>;
   /**
    * Entries ordered by (revision, ordinal), strictly after the cursor; cost O(limit). An after_event_id that is not in
    * after_revision → RimthanError('invalid_argument'), so a cursor never silently skips entries.

@@ -76,6 +76,19 @@ export function isAllowedTransition(from: RunStatus, to: RunStatus): boolean {
   return (from === to && !TERMINAL_STATUSES.has(from)) || TRANSITIONS[from].includes(to);
 }
 
+/** Every allowed (from, to) pair, staying in a non-terminal status included (for SQL that checks transitions). */
+export function allowedTransitionPairs(): [RunStatus, RunStatus][] {
+  const statuses = Object.keys(TRANSITIONS) as RunStatus[];
+  return statuses.flatMap((from) =>
+    statuses.filter((to) => isAllowedTransition(from, to)).map((to): [RunStatus, RunStatus] => [from, to]),
+  );
+}
+
+/** The transition an operator restart may make on top of the status machine (see Commit.reopen). */
+export function isReopen(from: RunStatus, to: RunStatus, reopen: boolean): boolean {
+  return reopen && from === RunStatus.Failed && to === RunStatus.Running;
+}
+
 /** True when no further status change is possible. */
 export function isTerminal(status: RunStatus): boolean {
   return TERMINAL_STATUSES.has(status);
@@ -162,7 +175,11 @@ export function checkCommit(commit: Commit): void {
   }
   if (p.artifacts !== undefined) checkArtifacts(p.artifacts);
   if (p.interrupt !== undefined) checkInterrupt(p.interrupt);
+  if (p.definition_version !== undefined) {
+    checkText('definition_version', p.definition_version, STORE_LIMITS.maxIdentifierBytes);
+  }
   checkText('updated_at', p.updated_at, 64);
+  if (commit.reopen !== undefined && commit.reopen !== true) throw invalid('reopen must be true when present');
   if (commit.checkpoint !== undefined) {
     checkCounter('checkpoint revision', commit.checkpoint.revision, 0);
     checkText('checkpoint created_at', commit.checkpoint.created_at, 64);
@@ -207,6 +224,18 @@ export function checkListQuery(query: ListQuery): void {
     if (!Number.isSafeInteger(query.after_seq) || query.after_seq < 0)
       throw invalid('after_seq must be an integer >= 0');
   }
+}
+
+/** Checks a checkpoint lookup by revision. */
+export function checkRevision(run_id: string, revision: number): void {
+  checkText('run_id', run_id, STORE_LIMITS.maxIdentifierBytes);
+  checkCounter('revision', revision, 0);
+}
+
+/** Checks a flow name and version used as a query. */
+export function checkDefinitionKey(name: string, version: string): void {
+  checkText('definition_name', name, STORE_LIMITS.maxIdentifierBytes);
+  checkText('definition_version', version, STORE_LIMITS.maxIdentifierBytes);
 }
 
 /** Checks lease arguments shared by claim and renew. */

@@ -83,7 +83,7 @@ export async function cancelRun(
           continue;
         }
         const totalVertices = pinnedDefinition(engine.catalog, record)?.graph.size ?? 0;
-        const cp = record.status === RunStatus.Pending ? undefined : view.checkpoint;
+        const cp = view.checkpoint;
         const step = cancelStep({ record, now, totalVertices, cp, reason });
         const cancelled = await tryCommit(engine, buildStepCommit(step));
         if (cancelled === undefined) {

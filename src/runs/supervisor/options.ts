@@ -2,11 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import { RimthanError } from '../../core/errors.js';
 import { DEFAULT_ABANDONED_START_MS } from './abandoned-starts.js';
+import type { RemovedVersions } from '../operator/deploy-check.js';
 import type { SupervisorOptions } from './types.js';
 
 export const SUPERVISOR_DEFAULTS = {
   leaseMs: 30_000,
-  concurrency: 4,
+  concurrency: 16,
   maxConcurrency: 256,
   minLeaseMs: 50,
   /** Longest period a Node.js timer supports (about 24.8 days); longer ones would fire at once. */
@@ -24,6 +25,7 @@ export function checkSupervisorOptions(o: SupervisorOptions): {
   pipelineDepth: number;
   unknownDefinition: 'defer' | 'fail';
   abandonedStartMs: number | false;
+  removedVersions: RemovedVersions;
 } {
   const leaseMs = o.leaseMs ?? SUPERVISOR_DEFAULTS.leaseMs;
   const concurrency = o.concurrency ?? SUPERVISOR_DEFAULTS.concurrency;
@@ -78,5 +80,18 @@ export function checkSupervisorOptions(o: SupervisorOptions): {
       `abandonedStartMs must be an integer 1..${SUPERVISOR_DEFAULTS.maxTimerMs} or false`,
     );
   }
-  return { leaseMs, concurrency, workerId, stopGraceMs, pipelineDepth, unknownDefinition, abandonedStartMs };
+  const removedVersions = o.removedVersions ?? 'refuse';
+  if (removedVersions !== 'refuse' && removedVersions !== 'fail' && removedVersions !== 'ignore') {
+    throw new RimthanError('invalid_arguments', 'removedVersions must be "refuse", "fail" or "ignore"');
+  }
+  return {
+    leaseMs,
+    concurrency,
+    workerId,
+    stopGraceMs,
+    pipelineDepth,
+    unknownDefinition,
+    abandonedStartMs,
+    removedVersions,
+  };
 }

@@ -1,10 +1,10 @@
 /** The session-bound controller handed to the run tools: every lookup is scoped to its session id. */
 import { RimthanError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
-import type { ActivityEntry, HistoryQuery, RunRecord } from '../store/types.js';
+import type { ActivityEntry, HistoryQuery, NewRunRecord, RunRecord } from '../store/types.js';
 import { cancelRun } from './cancel-command.js';
 import { resumeRun } from './resume-command.js';
-import { startRun } from './start-command.js';
+import { startNewRun, startRun } from './start-command.js';
 import type { EngineHandle, SessionController } from './types.js';
 
 const MAX_SESSION_ID_BYTES = 256;
@@ -29,6 +29,10 @@ export class SupervisorSessionController implements SessionController {
 
   start(runId: string): Promise<RunRecord> {
     return startRun(this.#engine, this.sessionId, runId);
+  }
+
+  startNew(record: NewRunRecord, input: JsonObject): Promise<RunRecord> {
+    return startNewRun(this.#engine, this.sessionId, record, input);
   }
 
   resume(runId: string, resume: JsonObject): Promise<RunRecord> {

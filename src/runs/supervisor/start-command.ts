@@ -1,7 +1,8 @@
 /**
- * Start: the acknowledgement boundary. The seed (checkpoint revision 0 + run_started + status running) is written on
- * the caller's path, so the caller returns exactly when it is durable; execution then starts on a free local slot or
- * is queued to the worker pool. No vertex runs before the seed is durable.
+ * Start: the acknowledgement boundary. The seed (checkpoint revision 0 + run_started) is written on the caller's path,
+ * so the caller returns exactly when it is durable; execution then starts on a free local slot (status `running`) or
+ * the run waits, durably `pending`, for the first worker with a free slot to claim it (admission control: a worker
+ * never holds more runs in memory than its `concurrency`). No vertex runs before the seed is durable.
  */
 import { RimthanError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
@@ -10,7 +11,7 @@ import { loadInput, pinnedDefinition } from '../executor/run-loader.js';
 import { freezeState } from '../executor/state-update.js';
 import { failStep, seedStep } from '../executor/steps.js';
 import type { FlowDefinition } from '../flow/catalog.js';
-import { RunStatus, StoreConflictError, type RunRecord } from '../store/types.js';
+import { RunStatus, StoreConflictError, type NewRunRecord, type RunRecord } from '../store/types.js';
 import { runConflict, runNotFound, unknownDefinition } from './errors.js';
 import type { EngineHandle } from './types.js';
 
@@ -66,7 +67,7 @@ export async function startRun(engine: EngineHandle, sessionId: string, runId: s
   for (let i = 0; i < MAX_TRIES; i++) {
     const record = await engine.store.getRun(sessionId, runId);
     if (record === undefined) throw runNotFound();
-    if (record.checkpoint_revision >= 0) return record;
+    if (record.checkpoint_revision >= 0) return record; // seeded already (a retried start, an idempotency key)
     if (record.status !== RunStatus.Pending) throw runConflict(`run is ${record.status}`);
     const def = pinnedDefinition(engine.catalog, record);
     if (def === undefined) {
@@ -74,14 +75,15 @@ export async function startRun(engine: EngineHandle, sessionId: string, runId: s
       throw unknownDefinition(record);
     }
     const { input, state } = await initialState(engine, record, def);
+    const slot = engine.reserveSlot();
     const step = seedStep({
       record,
       now: engine.clock.now().toISOString(),
       totalVertices: def.graph.size,
       flowState: state,
       start: def.graph.start,
+      queued: slot === undefined,
     });
-    const slot = engine.reserveSlot();
     const commit = buildStepCommit(step);
     let seeded: RunRecord;
     try {
@@ -96,4 +98,51 @@ export async function startRun(engine: EngineHandle, sessionId: string, runId: s
     return seeded;
   }
   throw runConflict('run changed while it was being started');
+}
+
+/**
+ * Creates a pending run and seeds it in ONE durable write (RunStore.createRun with its seed): the start costs one synced
+ * commit instead of two, and a refusal (a duplicate run id or idempotency key) writes neither. A run whose initial
+ * state cannot be built (or whose definition is missing) takes the two-write path, which records why it failed.
+ */
+export async function startNewRun(
+  engine: EngineHandle,
+  sessionId: string,
+  record: NewRunRecord,
+  input: JsonObject,
+): Promise<RunRecord> {
+  engine.assertAccepting();
+  if (record.session_id !== sessionId) throw runNotFound();
+  const def = engine.catalog.resolve(record.definition_name, record.definition_version);
+  let state: unknown;
+  try {
+    state = def?.validateInput(input).ok === true ? def.initialState(structuredClone(input)) : undefined;
+  } catch {
+    state = undefined;
+  }
+  const frozen = freezeState(state);
+  if (def === undefined || !frozen.ok) {
+    await engine.store.createRun(record);
+    return startRun(engine, sessionId, record.run_id);
+  }
+  const slot = engine.reserveSlot();
+  const step = seedStep({
+    record: { ...record, created_seq: 0, record_revision: 0 },
+    now: engine.clock.now().toISOString(),
+    totalVertices: def.graph.size,
+    flowState: frozen.state,
+    start: def.graph.start,
+    queued: slot === undefined,
+  });
+  const commit = buildStepCommit(step);
+  let seeded: RunRecord;
+  try {
+    seeded = await engine.store.createRun(record, slot === undefined ? commit : { ...commit, lease: slot.lease });
+  } catch (error) {
+    slot?.cancel();
+    throw error;
+  }
+  if (slot === undefined) engine.announce(record.run_id);
+  else slot.launch(seeded, { checkpoint: step.checkpoint, input });
+  return seeded;
 }

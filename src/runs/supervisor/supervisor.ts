@@ -17,6 +17,7 @@ import {
 } from '../executor/run-execution.js';
 import type { FlowCatalog } from '../flow/catalog.js';
 import { RunStatus, type RunRecord, type RunStore } from '../store/types.js';
+import { checkDeployment, type DeploymentCheck, type RemovedVersions } from '../operator/deploy-check.js';
 import { failAbandonedStarts } from './abandoned-starts.js';
 import { DeferredRuns } from './deferred-runs.js';
 import { checkSupervisorOptions } from './options.js';
@@ -64,13 +65,24 @@ export class Supervisor {
   #renewing = false;
   #sweeping: Promise<void> | undefined;
   readonly #abandonedStartMs: number | false;
+  readonly #removedVersions: RemovedVersions;
+  #deployment: DeploymentCheck = { missing: [], failed: [] };
   #timers: NodeJS.Timeout[] = [];
   #unsubscribe: (() => void) | undefined;
   #stopping: Promise<void> | undefined;
 
   constructor(options: SupervisorOptions) {
-    const { leaseMs, concurrency, workerId, stopGraceMs, pipelineDepth, unknownDefinition, abandonedStartMs } =
-      checkSupervisorOptions(options);
+    const {
+      leaseMs,
+      concurrency,
+      workerId,
+      stopGraceMs,
+      pipelineDepth,
+      unknownDefinition,
+      abandonedStartMs,
+      removedVersions,
+    } = checkSupervisorOptions(options);
+    this.#removedVersions = removedVersions;
     this.#abandonedStartMs = abandonedStartMs;
     this.workerId = workerId;
     this.#store = options.store;
@@ -101,10 +113,20 @@ export class Supervisor {
     return this.#executions.size;
   }
 
-  /** Starts claiming work: adopts every seeded, non-terminal, not-interrupted run whose lease is free or expired. */
+  /** What the deploy check found when this supervisor started (see SupervisorOptions.removedVersions). */
+  get deployment(): DeploymentCheck {
+    return this.#deployment;
+  }
+
+  /**
+   * Runs the deploy check (see SupervisorOptions.removedVersions; a refusal throws and leaves the supervisor idle),
+   * then starts claiming work: adopts every seeded, non-terminal, not-interrupted run whose lease is free or expired.
+   */
   async start(): Promise<void> {
     if (this.#state === 'running') return;
     if (this.#state !== 'idle') throw new RimthanError('unavailable', 'a stopped supervisor cannot start again');
+    this.#deployment = await checkDeployment(this.#store, this.#catalog, this.#removedVersions, this.#clock);
+    if (this.#state !== 'idle') return;
     this.#state = 'running';
     this.#unsubscribe = this.#store.onNotify((runId) => this.#onNotify(runId));
     const every = (ms: number, fn: () => void): void => {

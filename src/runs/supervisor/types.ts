@@ -3,7 +3,8 @@ import type { Clock } from '../../core/clock.js';
 import type { JsonObject } from '../../core/json.js';
 import type { ErrorContext, WarmStart } from '../executor/run-execution.js';
 import type { FlowCatalog } from '../flow/catalog.js';
-import type { ActivityEntry, CommitLease, HistoryQuery, RunRecord, RunStore } from '../store/types.js';
+import type { RemovedVersions } from '../operator/deploy-check.js';
+import type { ActivityEntry, CommitLease, HistoryQuery, NewRunRecord, RunRecord, RunStore } from '../store/types.js';
 
 export interface SupervisorOptions {
   /** An opened store; the supervisor never opens or closes it. */
@@ -14,7 +15,11 @@ export interface SupervisorOptions {
   readonly clock?: Clock;
   /** Lease length (default 30 000 ms, at least 50). Leases are renewed every leaseMs/3; expiry is polled every leaseMs/2. */
   readonly leaseMs?: number;
-  /** Runs executed at once by this worker (default 4, 1..256). Starts never wait for a free slot. */
+  /**
+   * Runs executed at once by this worker (default 16, 1..256; chosen from the PostgreSQL closed-loop benchmark: 4 slots
+   * left a 64-client load queued behind claims, 64 slots let executions crowd out the starts on 2 cores). Starts never
+   * wait for a free slot: beyond it a start is acknowledged with the run durably `pending` (admission control).
+   */
   readonly concurrency?: number;
   /** How long stop() lets vertices in flight finish before aborting them (default min(leaseMs/2, 10 000) ms). */
   readonly stopGraceMs?: number;
@@ -38,6 +43,13 @@ export interface SupervisorOptions {
    * every min(leaseMs, this) ms. `false` never fails one.
    */
   readonly abandonedStartMs?: number | false;
+  /**
+   * The deploy check when the supervisor starts: unfinished runs pinned to a flow version this catalog lacks make
+   * `start()` throw RimthanError('definition_in_use') naming them (`refuse`, the default); `fail` fails those runs with
+   * a reason that says so and starts; `ignore` starts and leaves them to workers that have the version (rolling
+   * deploys where older workers still run them; see unknownDefinition).
+   */
+  readonly removedVersions?: RemovedVersions;
   /** Background faults (store errors, vertex exceptions). Local diagnosis only: never forward them to a client. */
   readonly onError?: (error: unknown, where: ErrorContext) => void;
 }
@@ -51,6 +63,12 @@ export interface SessionController {
    * Errors (RimthanError code): not_found, conflict, unknown_definition, invalid_input, unavailable.
    */
   start(runId: string): Promise<RunRecord>;
+  /**
+   * Creates the pending run `record` and seeds it in one durable write, returning like `start`; a duplicate run id
+   * or idempotency key is a StoreConflictError and writes nothing. `input` is the validated canonical input (already
+   * stored under record.input_sha256). Optional: without it, callers create the record and call `start`.
+   */
+  startNew?(record: NewRunRecord, input: JsonObject): Promise<RunRecord>;
   /**
    * Continues an interrupted run at its paused vertex with a resume payload validated against the pinned definition's
    * resume schema. Errors, in the order checked: not_found, unknown_definition, resume_not_supported, conflict,

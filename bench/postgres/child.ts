@@ -1,0 +1,106 @@
+/**
+ * A benchmark contender in its own process (DBOS is a per-process singleton, and separate processes keep one engine's
+ * background work and garbage out of the other's timings). argv[2] is the JSON ContenderConfig; the parent sends
+ * operations over IPC and gets one reply per operation.
+ */
+import { openDbos } from '../baselines/dbos.js';
+import { openLangGraphPostgres } from '../baselines/langgraph-postgres.js';
+import { nowNs } from '../harness.js';
+import type { ContenderConfig, ContenderOp, ContenderReply } from './contender.js';
+import type { PgEngine } from './engine.js';
+import { PG_STEPS } from './engine.js';
+import { openRimthanPg } from './rimthan.js';
+
+type Engine = PgEngine & { startSlow?(count: number): Promise<string[]> };
+
+async function open(config: ContenderConfig): Promise<Engine> {
+  switch (config.engine) {
+    case 'rimthan':
+      return openRimthanPg({
+        ...(config.slowStepMs === undefined ? {} : { slowStepMs: config.slowStepMs }),
+        ...(config.shared === undefined ? {} : { shared: config.shared }),
+        url: config.url,
+        schema: config.schema,
+        concurrency: config.concurrency,
+        poolMax: config.poolMax,
+        ...(config.workerId === undefined ? {} : { workerId: config.workerId }),
+        ...(config.leaseMs === undefined ? {} : { leaseMs: config.leaseMs }),
+      });
+    case 'dbos':
+      return openDbos(config.url, config.poolMax);
+    case 'langgraph':
+      return openLangGraphPostgres(config.url, config.schema);
+  }
+}
+
+/** `clients` loops calling `op` until the deadline; returns the calls that completed and the seconds taken. */
+async function window(
+  clients: number,
+  ms: number,
+  op: () => Promise<void>,
+): Promise<{ count: number; seconds: number }> {
+  let count = 0;
+  const begin = nowNs();
+  const deadline = begin + BigInt(Math.round(ms * 1e6));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (nowNs() < deadline) {
+        await op();
+        count++;
+      }
+    }),
+  );
+  return { count, seconds: Number(nowNs() - begin) / 1e9 };
+}
+
+async function handle(engine: Engine, op: ContenderOp): Promise<ContenderReply> {
+  switch (op.op) {
+    case 'sequential': {
+      const msPerStep: number[] = [];
+      for (let i = 0; i < op.runs; i++) {
+        const start = nowNs();
+        await engine.runOnce();
+        msPerStep.push(Number(nowNs() - start) / 1e6 / PG_STEPS);
+      }
+      return { ok: true, msPerStep };
+    }
+    case 'closed': {
+      const w = await window(op.clients, op.ms, () => engine.runOnce());
+      return { ok: true, perSecond: w.count / w.seconds, count: w.count };
+    }
+    case 'starts': {
+      const w = await window(op.clients, op.ms, () => engine.startOnly());
+      await engine.drain();
+      return { ok: true, perSecond: w.count / w.seconds, count: w.count };
+    }
+    case 'startSlow': {
+      if (engine.startSlow === undefined) throw new Error('this engine has no slow flow');
+      return { ok: true, runIds: await engine.startSlow(op.count) };
+    }
+    case 'close':
+      await engine.close();
+      return { ok: true };
+  }
+}
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.argv[2] ?? '{}') as ContenderConfig;
+  const engine = await open(config);
+  process.on('message', (message: ContenderOp) => {
+    handle(engine, message).then(
+      (reply) => {
+        process.send?.(reply);
+        if (message.op === 'close') process.disconnect();
+      },
+      (error: unknown) => process.send?.({ ok: false, error: error instanceof Error ? error.message : String(error) }),
+    );
+  });
+  process.send?.({ ok: true, ready: true });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `bench contender failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,86 @@
+/**
+ * The parent's side of a contender process (child.ts): spawn it with its engine, send one operation at a time, read
+ * the reply. A contender that dies or reports an error fails the operation with its message.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export interface ContenderConfig {
+  readonly engine: 'rimthan' | 'dbos' | 'langgraph';
+  readonly url: string;
+  readonly schema: string;
+  readonly concurrency: number;
+  readonly poolMax: number;
+  readonly workerId?: string;
+  readonly leaseMs?: number;
+  readonly slowStepMs?: number;
+  readonly shared?: boolean;
+}
+
+export type ContenderOp =
+  | { readonly op: 'sequential'; readonly runs: number }
+  | { readonly op: 'closed'; readonly clients: number; readonly ms: number }
+  | { readonly op: 'starts'; readonly clients: number; readonly ms: number }
+  | { readonly op: 'startSlow'; readonly count: number }
+  | { readonly op: 'close' };
+
+export type ContenderReply =
+  | {
+      readonly ok: true;
+      readonly ready?: true;
+      readonly msPerStep?: number[];
+      readonly perSecond?: number;
+      readonly count?: number;
+      readonly runIds?: string[];
+    }
+  | { readonly ok: false; readonly error: string };
+
+export interface Contender {
+  readonly child: ChildProcess;
+  call(op: ContenderOp): Promise<Extract<ContenderReply, { ok: true }>>;
+  close(): Promise<void>;
+}
+
+const CHILD = fileURLToPath(new URL('./child.js', import.meta.url));
+
+/** Forks a contender and resolves once its engine is open. */
+export async function spawnContender(config: ContenderConfig): Promise<Contender> {
+  const child = fork(CHILD, [JSON.stringify(config)], {
+    execArgv: ['--no-deprecation'],
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const next = (): Promise<Extract<ContenderReply, { ok: true }>> =>
+    new Promise((resolve, reject) => {
+      const onExit = (): void => reject(new Error(`${config.engine} contender exited: ${stderr.trim()}`));
+      child.once('exit', onExit);
+      child.once('message', (reply: ContenderReply) => {
+        child.off('exit', onExit);
+        if (reply.ok) resolve(reply);
+        else reject(new Error(`${config.engine} contender: ${reply.error}`));
+      });
+    });
+  await next();
+  const call = (op: ContenderOp): Promise<Extract<ContenderReply, { ok: true }>> => {
+    const reply = next();
+    child.send(op);
+    return reply;
+  };
+  return {
+    child,
+    call,
+    async close() {
+      if (child.exitCode === null && child.connected) {
+        try {
+          await call({ op: 'close' });
+        } catch {
+          // already gone
+        }
+      }
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
