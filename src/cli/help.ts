@@ -9,13 +9,14 @@ Commands:
   registry graph DIR|FILE   print a workflow as a Mermaid flowchart
   runs list|get|history|cancel
                             inspect and cancel durable runs (operators; JSON output)
+  runs session-id           print the runs session id of a bearer token (read from stdin or --token-file)
 
 Options:
   -h, --help                show help (also after any command)
   --version                 print the version
   --debug                   (before the command) report unexpected errors with their stack and causes
 
-Exit codes: 0 success, 1 failure, 2 usage error.`;
+Exit codes: 0 success, 1 failure, 2 usage error. Every message: docs/cli.md.`;
 
 const SERVE = `Usage: rimthan serve [options]
 
@@ -32,10 +33,12 @@ Options:
   --token-file PATH   require "Authorization: Bearer <token>"; PATH holds one token per line, each
                       its own caller (runs: its own session); or set RIMTHAN_MCP_BEARER_TOKEN
   --releases DIR      workflow-engine: a folder release store (default: the packaged releases)
-  --store SPEC        runs: sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db)
+  --store SPEC        runs: sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db; a missing
+                      SQLite file is created, and a .rimthan/ folder gets a .gitignore keeping it out of Git)
   --flows MODULE      runs: a module exporting \`flows\` (an array of defineFlow results) or a default FlowCatalog
                       (default: the example catalog)
-  --session ID        runs over stdio: the session id (default: a generated one)
+  --session ID        runs over stdio: the session id (default: one generated once and kept beside the store,
+                      in <store file>.stdio-session, so a restarted agent sees its runs)
 
 Environment:
   RIMTHAN_WORKFLOW_SIGNING_SECRET         active checkpoint signing secret (>= 32 bytes); unset: a generated key is
@@ -58,13 +61,20 @@ const RUNS = `Usage:
   rimthan runs get RUN_ID
   rimthan runs history RUN_ID [--after-revision N] [--after-event-id ID] [--limit N]
   rimthan runs cancel RUN_ID [--reason TEXT]
+  rimthan runs session-id [--token-file FILE]     (or the token on stdin)
 
-Options (all subcommands):
-  --store SPEC     sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db)
-  --session ID     the session whose runs to act on (required; runs are session-scoped)
+Options (list, get, history, cancel):
+  --store SPEC     sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db); must exist, never created
+  --session ID     the session whose runs to act on (runs are session-scoped); default: the stdio session kept
+                   beside the store by \`rimthan serve --profile runs\`
   --flows MODULE   the flow catalog the runs were started from (default: the example catalog)
 
-Output is JSON on stdout. A refused call (not_found, conflict, ...) prints {"error": {...}} on stderr and exits 1.`;
+Output is JSON on stdout. A refused call (not_found, conflict, ...) prints {"error": {...}} on stderr and exits 1.
+
+session-id prints, one line per token, the session an HTTP caller with that bearer token gets (the principal id
+bearer-<32 hex digits>). It reads tokens one per line from stdin or --token-file FILE, never from the command line:
+  printf '%s\\n' "$TOKEN" | rimthan runs session-id
+  --token-file FILE  read the tokens from FILE (the format of serve --token-file)`;
 
 const TOPICS: Readonly<Record<string, string>> = {
   '': MAIN,
@@ -78,6 +88,7 @@ const TOPICS: Readonly<Record<string, string>> = {
   'runs get': RUNS,
   'runs history': RUNS,
   'runs cancel': RUNS,
+  'runs session-id': RUNS,
 };
 
 /** The help text of a topic (the main help for an unknown one). */

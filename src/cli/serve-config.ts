@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FaultReporter } from '../mcp/index.js';
 import { ProfileName, RUNS_MAX_REQUEST_BYTES, WORKFLOW_ENGINE_MAX_REQUEST_BYTES } from '../mcp/index.js';
-import { CommandFailed, debugDetail, errorKind } from './errors.js';
+import { CommandFailed, debugDetail, errorKind, reasonOf } from './errors.js';
 import type { CliIo } from './io.js';
 
 const MIN_REQUEST_BYTES = 1024;
@@ -30,6 +30,40 @@ export function requestCap(env: CliIo['env'], profile: ProfileName): number {
 
 const MAX_TOKENS = 1024;
 const TOKEN = /^[\x21-\x7e]{16,4096}$/;
+/** The longest token text read (a token file, or stdin): MAX_TOKENS tokens of the longest length. */
+export const MAX_TOKEN_TEXT_BYTES = MAX_TOKENS * 4098;
+
+/**
+ * The bearer tokens in `text`: every non-blank line, trimmed, in order (duplicates dropped). Problems name `source`
+ * (`--token-file FILE`, `stdin`) and the line number, never a token.
+ */
+export function parseTokenLines(text: string, source: string): string[] {
+  const lines = text.split(/\r?\n/).map((line, i) => ({ token: line.trim(), line: i + 1 }));
+  const present = lines.filter((l) => l.token !== '');
+  if (present.length === 0) throw new CommandFailed('invalid_config', `${source} holds no token`);
+  if (present.length > MAX_TOKENS) {
+    throw new CommandFailed('invalid_config', `${source} holds more than ${MAX_TOKENS} tokens`);
+  }
+  const bad = present.find((l) => !TOKEN.test(l.token));
+  if (bad !== undefined) {
+    throw new CommandFailed(
+      'invalid_config',
+      `${source} line ${bad.line}: a bearer token must be 16 to 4096 printable ASCII characters without spaces`,
+    );
+  }
+  return [...new Set(present.map((l) => l.token))];
+}
+
+/** The text of `--token-file FILE`, or a one-line failure naming the file and why it cannot be read. */
+export function readTokenFile(tokenFile: string, io: CliIo): string {
+  try {
+    return readFileSync(resolve(io.cwd, tokenFile), 'utf8');
+  } catch (error) {
+    throw new CommandFailed('invalid_config', `cannot read --token-file ${tokenFile}: ${reasonOf(error)}`, {
+      cause: error,
+    });
+  }
+}
 
 /**
  * The accepted bearer tokens: every non-blank line of `--token-file` (trimmed; each token is its own principal, so
@@ -37,39 +71,17 @@ const TOKEN = /^[\x21-\x7e]{16,4096}$/;
  * and the line number, never a token.
  */
 export function bearerTokens(tokenFile: string | undefined, io: CliIo): string[] | undefined {
-  let tokens: string[];
-  if (tokenFile !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(resolve(io.cwd, tokenFile), 'utf8');
-    } catch (error) {
-      throw new CommandFailed('invalid_config', `cannot read --token-file ${tokenFile}`, { cause: error });
-    }
-    const lines = text.split(/\r?\n/).map((line, i) => ({ token: line.trim(), line: i + 1 }));
-    const present = lines.filter((l) => l.token !== '');
-    if (present.length === 0) throw new CommandFailed('invalid_config', `--token-file ${tokenFile} holds no token`);
-    if (present.length > MAX_TOKENS)
-      throw new CommandFailed('invalid_config', `--token-file holds more than ${MAX_TOKENS} tokens`);
-    const bad = present.find((l) => !TOKEN.test(l.token));
-    if (bad !== undefined) {
-      throw new CommandFailed(
-        'invalid_config',
-        `--token-file ${tokenFile} line ${bad.line}: a bearer token must be 16 to 4096 printable ASCII characters without spaces`,
-      );
-    }
-    tokens = present.map((l) => l.token);
-  } else {
-    const fromEnv = io.env['RIMTHAN_MCP_BEARER_TOKEN'];
-    if (fromEnv === undefined || fromEnv === '') return undefined;
-    tokens = [fromEnv.trim()];
-    if (!TOKEN.test(tokens[0] ?? '')) {
-      throw new CommandFailed(
-        'invalid_config',
-        'RIMTHAN_MCP_BEARER_TOKEN must be 16 to 4096 printable ASCII characters without spaces',
-      );
-    }
+  if (tokenFile !== undefined) return parseTokenLines(readTokenFile(tokenFile, io), `--token-file ${tokenFile}`);
+  const fromEnv = io.env['RIMTHAN_MCP_BEARER_TOKEN'];
+  if (fromEnv === undefined || fromEnv === '') return undefined;
+  const token = fromEnv.trim();
+  if (!TOKEN.test(token)) {
+    throw new CommandFailed(
+      'invalid_config',
+      'RIMTHAN_MCP_BEARER_TOKEN must be 16 to 4096 printable ASCII characters without spaces',
+    );
   }
-  return [...new Set(tokens)];
+  return [token];
 }
 
 /**

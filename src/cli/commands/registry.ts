@@ -27,6 +27,19 @@ function reportProblems(problems: readonly Problem[], io: CliIo, dir: string): n
   throw new CommandFailed('source_invalid', `${n} problems`, { reported: true });
 }
 
+/** The absolute path of a source folder argument; a missing path or a file is a one-line failure naming it. */
+function sourceFolder(dir: string, io: CliIo): string {
+  const path = resolve(io.cwd, dir);
+  let isDir: boolean;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch (error) {
+    throw new CommandFailed('not_found', `${dir} does not exist`, { cause: error });
+  }
+  if (!isDir) throw new CommandFailed('not_found', `${dir} is not a folder (a release source is a folder)`);
+  return path;
+}
+
 /** `registry check DIR`. */
 export function registryCheck(argv: string[], io: CliIo): Promise<void> {
   return Promise.resolve().then(() => check(argv, io));
@@ -35,7 +48,7 @@ export function registryCheck(argv: string[], io: CliIo): Promise<void> {
 function check(argv: string[], io: CliIo): void {
   const parsed = parseCommand(argv, {}, 'registry check');
   const [dir = ''] = positionals(parsed, 1, 'one source folder: rimthan registry check DIR', 'registry check');
-  const result = checkSource(resolve(io.cwd, dir));
+  const result = checkSource(sourceFolder(dir, io));
   if (!result.ok) reportProblems(result.problems, io, dir);
   const r = result.release;
   io.out(
@@ -54,7 +67,7 @@ function build(argv: string[], io: CliIo): void {
   const [dir = ''] = positionals(parsed, 1, 'one source folder: rimthan registry build DIR --out FILE', topic);
   const out = stringOption(parsed, 'out');
   if (out === undefined) throw new UsageError('--out FILE is required', topic);
-  const result = buildRelease(resolve(io.cwd, dir));
+  const result = buildRelease(sourceFolder(dir, io));
   if (!result.ok) reportProblems(result.problems, io, dir);
   const bytes = serializeReleaseFile(result.file);
   const written = createExclusiveFile(resolve(io.cwd, out), bytes);
