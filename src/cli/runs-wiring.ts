@@ -35,7 +35,7 @@ function isCatalog(value: unknown): value is FlowCatalog {
 
 /** Loads `--flows MODULE`: a module exporting `flows` (flow definitions) or a default FlowCatalog. */
 export async function loadCatalog(module: string | undefined, cwd: string): Promise<FlowCatalog> {
-  if (module === undefined) return exampleCatalog();
+  if (module === undefined) return exampleCatalog({ workspace: cwd });
   let loaded: Record<string, unknown>;
   try {
     loaded = (await import(pathToFileURL(resolve(cwd, module)).href)) as Record<string, unknown>;

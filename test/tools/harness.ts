@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SchemaCompiler } from '../../src/core/index.js';
 import type { CompiledSchema, JsonObject } from '../../src/core/index.js';
-import { exampleCatalog } from '../../src/runs/examples/index.js';
+import { testCatalog } from '../runs/fixtures/test-flows.js';
 import { defineFlow, Supervisor } from '../../src/runs/index.js';
 import type { FlowCatalog, SessionController } from '../../src/runs/index.js';
 import { SqliteRunStore } from '../../src/runs/store/index.js';
@@ -125,7 +125,7 @@ export async function openStack(): Promise<Stack> {
   const store = new SqliteRunStore(join(dir, 'runs.db'));
   await store.open();
   const gate = new Gate();
-  const catalog = exampleCatalog();
+  const catalog = testCatalog();
   for (const flow of testFlows(gate)) catalog.register(flow);
   const supervisor = new Supervisor({ store, catalog, leaseMs: 2_000, stopGraceMs: 50 });
   await supervisor.start();
