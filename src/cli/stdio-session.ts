@@ -40,7 +40,9 @@ export function keptSession(file: string): string | undefined {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     if (error instanceof CommandFailed) throw error;
-    throw new CommandFailed('session_unavailable', `cannot read the stdio session ${file}: ${reasonOf(error)}`);
+    throw new CommandFailed('session_unavailable', `cannot read the stdio session ${file}: ${reasonOf(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -58,11 +60,23 @@ export function keepSession(file: string): { id: string; created: boolean } {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     writeFileSync(temp, `${id}\n`, { mode: 0o600, flag: 'wx' });
     linkSync(temp, file);
+    return { id, created: true };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { id: readSession(file), created: false };
-    throw new CommandFailed('session_unavailable', `cannot keep the stdio session in ${file}: ${reasonOf(error)}`);
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw cannotKeep(file, error);
   } finally {
     rmSync(temp, { force: true });
   }
-  return { id, created: true };
+  // Another server created it first: use its id.
+  try {
+    return { id: readSession(file), created: false };
+  } catch (error) {
+    if (error instanceof CommandFailed) throw error;
+    throw cannotKeep(file, error);
+  }
+}
+
+function cannotKeep(file: string, error: unknown): CommandFailed {
+  return new CommandFailed('session_unavailable', `cannot keep the stdio session in ${file}: ${reasonOf(error)}`, {
+    cause: error,
+  });
 }

@@ -53,7 +53,7 @@ function help(...topic: string[]): string {
 function commandTable(mainHelp: string): Map<string, Set<string>> {
   const table = new Map<string, Set<string>>();
   const section = mainHelp.split(/^Commands:$/m)[1]?.split(/^\S/m)[0] ?? '';
-  for (const m of section.matchAll(/^ {2}([a-z]+)(?: ([a-z|]+))?/gm)) {
+  for (const m of section.matchAll(/^ {2}([a-z]+)(?: ([a-z|-]+))?/gm)) {
     const subs = table.get(m[1] ?? '') ?? new Set<string>();
     for (const sub of (m[2] ?? '').split('|')) if (sub !== '') subs.add(sub);
     table.set(m[1] ?? '', subs);
