@@ -253,9 +253,9 @@ describe('docs/cli.md: every message, with its exit code, from the real executab
             env: { PATH: process.env['PATH'] ?? '', HOME: work, XDG_STATE_HOME: at('state'), ...s.env },
             input: s.input ?? '',
             encoding: 'utf8',
-            timeout: 20_000,
+            timeout: 120_000,
           });
-          return { status: r.status, stderr: r.stderr };
+          return { status: r.status, stderr: `${r.stderr}${r.signal === null ? '' : ` (killed by ${r.signal})`}` };
         })();
       const shown = `rimthan ${s.args.join(' ')}`.slice(0, 200);
       assert.equal(result.status, row.exit, `${shown}: ${result.stderr}`);
