@@ -171,8 +171,7 @@ export function mismatches(
         const here = `${path}.${key}`;
         if (!Object.hasOwn(record, key)) out.push(`${here}: shown, but missing`);
         else if (special[key] !== undefined) {
-          if (!(special[key])(record[key]))
-            out.push(`${here}: unexpected ${JSON.stringify(record[key])}`);
+          if (!special[key](record[key])) out.push(`${here}: unexpected ${JSON.stringify(record[key])}`);
         } else out.push(...mismatches(member, record[key], special, here));
       }
       if (!pattern.open) {
