@@ -4,13 +4,11 @@
  * marker, each flow is driven through its pauses, rejections, failures and completion, and no tool output shows it.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { JsonObject } from '../../src/core/index.js';
 import { exampleCatalog } from '../../src/runs/index.js';
-import { assertNeverShown, openStack } from '../tools/harness.js';
+import { assertNeverShown, openWorkspaceStack } from '../tools/harness.js';
 import type { Stack } from '../tools/harness.js';
 import { repositoryWith } from './fixtures/git-repo.js';
 
@@ -39,15 +37,13 @@ const DRIVES: Readonly<Record<string, Drive>> = {
 };
 
 describe('shipped example flows keep input text out of statuses and history', () => {
-  const workspace = mkdtempSync(join(tmpdir(), 'rimthan-no-input-'));
-  let stack: Stack;
+  let stack: Stack & { readonly workspace: string };
+  let workspace = '';
   before(async () => {
-    stack = await openStack({ workspace });
+    stack = await openWorkspaceStack();
+    workspace = stack.workspace;
   });
-  after(async () => {
-    await stack.close();
-    rmSync(workspace, { recursive: true, force: true });
-  });
+  after(() => stack.close());
 
   test('every shipped flow has a drive here', () => {
     const shipped = exampleCatalog({ workspace })

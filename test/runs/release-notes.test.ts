@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { renderReleaseNotes, writeChangelogOnce, writeMarker } from '../../src/runs/examples/index.js';
-import { openStack, SESSION_A } from '../tools/harness.js';
+import { openWorkspaceStack, SESSION_A } from '../tools/harness.js';
 import type { Stack } from '../tools/harness.js';
 import { commit, repositoryWith } from './fixtures/git-repo.js';
 
@@ -88,15 +88,13 @@ describe('writeChangelogOnce', () => {
 });
 
 describe('the release_notes flow through the run tools', () => {
-  const workspace = mkdtempSync(join(tmpdir(), 'rimthan-release-notes-'));
-  let stack: Stack;
+  let stack: Stack & { readonly workspace: string };
+  let workspace = '';
   before(async () => {
-    stack = await openStack({ workspace });
+    stack = await openWorkspaceStack();
+    workspace = stack.workspace;
   });
-  after(async () => {
-    await stack.close();
-    rmSync(workspace, { recursive: true, force: true });
-  });
+  after(() => stack.close());
 
   test('draft → reject → draft again with the new commit → edit → approve: CHANGELOG.md holds the edited draft once', async () => {
     const repo = repositoryWith(join(workspace, 'app'), 'v1.2.0', [

@@ -187,6 +187,20 @@ export async function openStack(options: StackOptions = {}): Promise<Stack> {
   return stack;
 }
 
+/** A stack that also serves release_notes for a fresh temporary workspace, which `close()` removes. */
+export async function openWorkspaceStack(): Promise<Stack & { readonly workspace: string }> {
+  const workspace = mkdtempSync(join(tmpdir(), 'rimthan-workspace-'));
+  const stack = await openStack({ workspace });
+  return {
+    ...stack,
+    workspace,
+    async close() {
+      await stack.close();
+      rmSync(workspace, { recursive: true, force: true });
+    },
+  };
+}
+
 /** The session's real controller, wrapped so a test can see which operations reached the engine. */
 export function spyController(stack: Stack, sessionId: string): { controller: SessionController; calls: string[] } {
   const real = stack.supervisor.forSession(sessionId);

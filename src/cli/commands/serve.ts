@@ -2,8 +2,6 @@
  * `rimthan serve`: builds the chosen profile once, then serves it over stdio (one server for the process) or stateless
  * Streamable HTTP (one server per request). Needs no configuration; notices go to stderr, stdout carries only protocol.
  */
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { TokenSigner } from '../../core/index.js';
 import {
@@ -22,6 +20,7 @@ import { FolderReleaseStore, packagedReleaseStore } from '../../registry/index.j
 import { choiceOption, intOption, parseCommand, stringList, stringOption } from '../args.js';
 import type { Parsed } from '../args.js';
 import { CommandFailed, reasonOf, UsageError } from '../errors.js';
+import { existingFolder } from '../files.js';
 import type { CliIo } from '../io.js';
 import { DEFAULT_RUN_STORE, resolveStoreSpec } from '../run-store.js';
 import { openRunsStack } from '../runs-wiring.js';
@@ -67,7 +66,10 @@ function workflowEngine(parsed: Parsed, io: CliIo, maxBytes: number): Serving {
     io.err(`rimthan: ${verb} ${signing.path ?? ''} (set RIMTHAN_WORKFLOW_SIGNING_SECRET to manage keys yourself)`);
   }
   const dir = stringOption(parsed, 'releases');
-  const store = dir === undefined ? packagedReleaseStore() : new FolderReleaseStore(releasesFolder(dir, io));
+  const store =
+    dir === undefined
+      ? packagedReleaseStore()
+      : new FolderReleaseStore(existingFolder(dir, io.cwd, 'a release store', `--releases ${dir}`));
   const releases = storeReleaseProvider(store, {
     onRefreshRefused: (reason) =>
       io.err(`rimthan: active release refresh refused (${reason}); still serving the last verified release`),
@@ -134,19 +136,6 @@ function listenFailure(host: string, port: number, error: unknown): CommandFaile
           ? `${host} is not an address of this machine (check --host)`
           : reasonOf(error);
   return new CommandFailed('listen_failed', `cannot listen on ${where}: ${why}`, { cause: error });
-}
-
-/** `--releases DIR` must name an existing folder: a typo would otherwise read as "no verified active release". */
-function releasesFolder(dir: string, io: CliIo): string {
-  const path = resolve(io.cwd, dir);
-  let isDir: boolean;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch {
-    throw new CommandFailed('not_found', `--releases ${dir}: the folder does not exist`);
-  }
-  if (!isDir) throw new CommandFailed('not_found', `--releases ${dir}: not a folder`);
-  return path;
 }
 
 /** True for an address only this machine can reach. */
