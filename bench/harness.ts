@@ -103,6 +103,20 @@ export async function measure(op: Operation, options: MeasureOptions = {}): Prom
   return summarise(perOp, calls);
 }
 
+/**
+ * A progress counter for `total` rounds announced up front: each call counts one finished round and reports
+ * `done/total` every `every` rounds and at the last one. Counting past `total` throws, so a total that forgets a
+ * comparison fails the benchmark instead of printing `49/42 rounds`.
+ */
+export function roundCounter(total: number, report: (done: number, total: number) => void, every = 1): () => void {
+  let done = 0;
+  return () => {
+    done++;
+    if (done > total) throw new Error(`progress counted round ${done} of ${total}: the announced total is wrong`);
+    if (done % every === 0 || done === total) report(done, total);
+  };
+}
+
 /** Result of an interleaved A/B comparison. */
 export interface Comparison {
   readonly a: Stats;

@@ -16,7 +16,7 @@ import {
   type RunStore,
 } from '../../src/runs/store/types.js';
 import { fmt, fmtNs } from '../format.js';
-import { compare } from '../harness.js';
+import { compare, roundCounter } from '../harness.js';
 import type { Figure, SuiteContext } from '../model.js';
 import type { TempFolder } from '../tmp.js';
 import { newRun } from '../../test/runs/store-fixtures.js';
@@ -105,10 +105,13 @@ export async function historyPart(
       const counts = [await pageOf(small, SHORT)(), await pageOf(mid, 1000)(), await pageOf(large, big)()];
       if (counts.some((n) => n !== PAGE)) throw new Error(`history pages are not full: ${counts.join(', ')}`);
       const samples = ctx.long ? 31 : 21;
-      let round = 0;
-      const tick = (): void => {
-        if (++round % 7 === 0) ctx.progress(`runs/history: ${round}/${samples * 2} rounds`);
-      };
+      // Three comparisons with a custom reader (its pages, then the store query alone), two without.
+      const comparisons = custom === undefined ? 2 : 3;
+      const tick = roundCounter(
+        samples * comparisons,
+        (done, total) => ctx.progress(`runs/history: ${done}/${total} rounds`),
+        7,
+      );
       ctx.progress(`runs/history: timing full pages (large vs ${SHORT} entries)`);
       const vsSmall = await compare(pageOf(large, big), pageOf(small, SHORT), {
         samples,

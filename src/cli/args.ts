@@ -23,10 +23,29 @@ export function parseCommand(argv: readonly string[], options: OptionSpec, topic
     });
     return { values, positionals };
   } catch (error) {
-    const message =
-      error instanceof Error ? (error.message.split('\n')[0] ?? 'invalid arguments') : 'invalid arguments';
-    throw new UsageError(message, topic);
+    throw new UsageError(parseProblem(error), topic);
   }
+}
+
+/**
+ * Our own words for a parseArgs refusal (its messages quote unevenly: `as in '-- "--bogus"`): the option it names and
+ * what is wrong with it.
+ */
+function parseProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  const code = (error as { code?: unknown }).code;
+  // The quoted part names the option: '--bogus', '--port <value>', '-h, --help'; prefer its long form.
+  const names = /'(-[^']*)'/.exec(message)?.[1]?.match(/-{1,2}[A-Za-z0-9][\w-]*/g) ?? [];
+  const option = names.find((n) => n.startsWith('--')) ?? names[0];
+  if (option !== undefined) {
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      return `unknown option ${option} (an argument that starts with - goes after --, as in: -- ${option})`;
+    }
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      return / argument missing/.test(message) ? `${option} needs a value` : `${option} takes no value`;
+    }
+  }
+  return 'invalid arguments';
 }
 
 /** A string option's value, or undefined. */

@@ -38,6 +38,60 @@ export class CommandFailed extends RimthanError {
   }
 }
 
+/** Words for the system error codes a user's setting or environment commonly causes. */
+const SYSTEM_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EEXIST: 'already exists',
+  ENOTDIR: 'not a folder',
+  EISDIR: 'is a folder',
+  ENOSPC: 'no space left on the device',
+  EROFS: 'read-only file system',
+  EMFILE: 'too many open files',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'name too long',
+};
+
+const MAX_REASON_CHARS = 300;
+
+function codeOf(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * One line saying why `error` happened, in its own words: the first line of its message (at most 300 characters), or,
+ * for an AggregateError (a connection tried on several addresses), its first inner error's, or the words for its
+ * system error code. For failures the user caused through a setting they gave (a store URL, a module path), where the
+ * cause's own message is what they need and holds nothing they did not supply.
+ */
+export function reasonOf(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0 && error.message.trim() === '') {
+    return reasonOf(error.errors[0]);
+  }
+  const message = error instanceof Error ? (error.message.split('\n')[0] ?? '').trim() : '';
+  if (message !== '') {
+    return message.length > MAX_REASON_CHARS ? `${message.slice(0, MAX_REASON_CHARS - 1)}…` : message;
+  }
+  const code = codeOf(error);
+  if (code !== undefined) return SYSTEM_REASONS[code] ?? code;
+  return errorKind(error);
+}
+
+/**
+ * `cannot <syscall> <path>: <reason> (<code>)` for a failed file-system call (a Node system error with a syscall and a
+ * path), else undefined. Built from the error's structured fields, never from its message.
+ */
+export function systemFailure(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { syscall, path } = error as NodeJS.ErrnoException;
+  const code = codeOf(error);
+  if (typeof syscall !== 'string' || typeof path !== 'string' || code === undefined) return undefined;
+  const words = SYSTEM_REASONS[code];
+  return `cannot ${syscall} ${path}: ${words === undefined ? code : `${words} (${code})`}`;
+}
+
 /** The kind of an unexpected error: its class name and Node error code, never its message. */
 export function errorKind(error: unknown): string {
   const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;

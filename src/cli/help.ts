@@ -13,13 +13,14 @@ Commands:
   runs upgrade|restart|migrate-store
                             upgrade a run to a newer flow version, restart one from a vertex, move a SQLite
                             store to PostgreSQL
+  runs session-id           print the runs session id of a bearer token (read from stdin or --token-file)
 
 Options:
   -h, --help                show help (also after any command)
   --version                 print the version
   --debug                   (before the command) report unexpected errors with their stack and causes
 
-Exit codes: 0 success, 1 failure, 2 usage error.`;
+Exit codes: 0 success, 1 failure, 2 usage error. Every message: docs/cli.md.`;
 
 const SERVE = `Usage: rimthan serve [options]
 
@@ -36,10 +37,12 @@ Options:
   --token-file PATH   require "Authorization: Bearer <token>"; PATH holds one token per line, each
                       its own caller (runs: its own session); or set RIMTHAN_MCP_BEARER_TOKEN
   --releases DIR      workflow-engine: a folder release store (default: the packaged releases)
-  --store SPEC        runs: sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db)
+  --store SPEC        runs: sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db; a missing
+                      SQLite file is created, and a .rimthan/ folder gets a .gitignore keeping it out of Git)
   --flows MODULE      runs: a module exporting \`flows\` (an array of defineFlow results) or a default FlowCatalog
                       (default: the example catalog)
-  --session ID        runs over stdio: the session id (default: a generated one)
+  --session ID        runs over stdio: the session id (default: one generated once and kept beside the store,
+                      in <store file>.stdio-session, so a restarted agent sees its runs)
   --concurrency N     runs: runs this worker executes at once (default 16); further starts wait as pending
   --lease-ms MS       runs: lease length (default 30000); a dead worker's runs are taken over 1-1.5x this after it died
   --fail-removed-versions
@@ -93,10 +96,12 @@ const RUNS = `Usage:
   rimthan runs get RUN_ID
   rimthan runs history RUN_ID [--after-revision N] [--after-event-id ID] [--limit N]
   rimthan runs cancel RUN_ID [--reason TEXT]
+  rimthan runs session-id [--token-file FILE]     (or the token on stdin)
 
-Options (all subcommands):
-  --store SPEC     sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db)
-  --session ID     the session whose runs to act on (required; runs are session-scoped)
+Options (list, get, history, cancel):
+  --store SPEC     sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db); must exist, never created
+  --session ID     the session whose runs to act on (runs are session-scoped); default: the stdio session kept
+                   beside the store by \`rimthan serve --profile runs\`
   --flows MODULE   the flow catalog the runs were started from (default: the example catalog)
 
 Output is JSON on stdout. A refused call (not_found, conflict, ...) prints {"error": {...}} on stderr and exits 1.
@@ -113,7 +118,12 @@ restart take --store, --session and --flows as above):
   rimthan runs migrate-store --from sqlite:PATH --to postgres://... [--schema NAME]
                    move every run, checkpoint, history entry, input, idempotency key and session into PostgreSQL
                    (schema default public), verified before it commits; stop the servers using PATH first. Unfinished
-                   runs continue on PostgreSQL; on the old file they stay held so nothing runs twice`;
+                   runs continue on PostgreSQL; on the old file they stay held so nothing runs twice
+
+session-id prints, one line per token, the session an HTTP caller with that bearer token gets (the principal id
+bearer-<32 hex digits>). It reads tokens one per line from stdin or --token-file FILE, never from the command line:
+  printf '%s\\n' "$TOKEN" | rimthan runs session-id
+  --token-file FILE  read the tokens from FILE (the format of serve --token-file)`;
 
 const TOPICS: Readonly<Record<string, string>> = {
   '': MAIN,
@@ -131,6 +141,7 @@ const TOPICS: Readonly<Record<string, string>> = {
   'runs upgrade': RUNS,
   'runs restart': RUNS,
   'runs migrate-store': RUNS,
+  'runs session-id': RUNS,
 };
 
 /** The help text of a topic (the main help for an unknown one). */

@@ -15,6 +15,21 @@ export interface CliIo {
   readonly debug?: boolean;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
   untilStopped(): Promise<void>;
+  /** All of stdin (at most `maxBytes`; more is a failure). Absent: stdin is empty. */
+  readStdin?(maxBytes: number): Promise<Buffer>;
+}
+
+/** Reads `stream` to its end, failing once more than `maxBytes` arrived. */
+export async function readAll(stream: NodeJS.ReadableStream, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    total += bytes.length;
+    if (total > maxBytes) throw new CommandFailed('input_too_large', `stdin holds more than ${maxBytes} bytes`);
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks, total);
 }
 
 /** Writes one line to stderr (what the last-resort error report needs, even before a CliIo exists). */
@@ -34,6 +49,10 @@ export function processIo(): CliIo {
       } catch (error) {
         throw new CommandFailed('cwd_unavailable', 'the working directory does not exist any more', { cause: error });
       }
+    },
+    readStdin: (maxBytes) => {
+      if (process.stdin.isTTY) process.stderr.write('rimthan: reading from stdin; end with Ctrl-D\n');
+      return readAll(process.stdin, maxBytes);
     },
     untilStopped: () =>
       new Promise<void>((resolve) => {

@@ -5,7 +5,7 @@
  */
 import { isRimthanError } from '../core/index.js';
 import { packageVersion } from '../mcp/version.js';
-import { CommandFailed, debugDetail, errorKind, ExitCode, UsageError } from './errors.js';
+import { CommandFailed, debugDetail, errorKind, ExitCode, systemFailure, UsageError } from './errors.js';
 import { helpText } from './help.js';
 import type { CliIo } from './io.js';
 
@@ -26,6 +26,7 @@ const COMMANDS: Readonly<Record<string, Loader>> = {
   'runs upgrade': async () => (await import('./commands/runs-operator.js')).runsUpgrade,
   'runs restart': async () => (await import('./commands/runs-operator.js')).runsRestart,
   'runs migrate-store': async () => (await import('./commands/runs-operator.js')).runsMigrateStore,
+  'runs session-id': async () => (await import('./commands/runs-session.js')).runsSessionId,
 };
 const GROUPS = new Set(['registry', 'runs']);
 
@@ -54,9 +55,17 @@ function reportFor(error: unknown, io: CliIo): ExitCode {
     io.err(`rimthan: ${error.code}: ${error.message}`);
     return ExitCode.Failure;
   }
-  io.err(`rimthan: unexpected failure: ${errorKind(error)}`);
+  const system = systemFailure(error);
+  if (system !== undefined) {
+    io.err(`rimthan: ${system}`);
+    return ExitCode.Failure;
+  }
+  io.err(`rimthan: unexpected failure: ${errorKind(error)}${io.debug === true ? '' : DEBUG_HINT}`);
   return ExitCode.Failure;
 }
+
+/** What an unexpected failure adds when the stack was not printed. */
+const DEBUG_HINT = ' (run again as `rimthan --debug <command> ...` for the stack)';
 
 /**
  * Installs the last line of defence for `main.ts`: an exception nobody caught (a late timer in a loaded module, an
@@ -67,7 +76,7 @@ export function exitOnUncaught(argv: readonly string[], err: (text: string) => v
   const debug = leadingDebug(argv).debug;
   process.on('uncaughtException', (error: unknown) => {
     try {
-      err(`rimthan: unexpected failure: ${errorKind(error)}`);
+      err(`rimthan: unexpected failure: ${errorKind(error)}${debug ? '' : DEBUG_HINT}`);
       if (debug) err(debugDetail(error));
     } finally {
       process.exit(ExitCode.Failure);

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FaultReporter } from '../mcp/index.js';
 import { ProfileName, RUNS_MAX_REQUEST_BYTES, WORKFLOW_ENGINE_MAX_REQUEST_BYTES } from '../mcp/index.js';
-import { CommandFailed, debugDetail, errorKind } from './errors.js';
+import { CommandFailed, debugDetail, errorKind, reasonOf } from './errors.js';
 import type { CliIo } from './io.js';
 
 const MIN_REQUEST_BYTES = 1024;
@@ -30,6 +30,40 @@ export function requestCap(env: CliIo['env'], profile: ProfileName): number {
 
 const MAX_TOKENS = 1024;
 const TOKEN = /^[\x21-\x7e]{16,4096}$/;
+/** The longest token text read (a token file, or stdin): MAX_TOKENS tokens of the longest length. */
+export const MAX_TOKEN_TEXT_BYTES = MAX_TOKENS * 4098;
+
+/**
+ * The bearer tokens in `text`: every non-blank line, trimmed, in order (duplicates dropped). Problems name `source`
+ * (`--token-file FILE`, `stdin`) and the line number, never a token.
+ */
+export function parseTokenLines(text: string, source: string, what = 'a bearer token'): string[] {
+  const lines = text.split(/\r?\n/).map((line, i) => ({ token: line.trim(), line: i + 1 }));
+  const present = lines.filter((l) => l.token !== '');
+  if (present.length === 0) throw new CommandFailed('invalid_config', `${source} holds no token`);
+  if (present.length > MAX_TOKENS) {
+    throw new CommandFailed('invalid_config', `${source} holds more than ${MAX_TOKENS} tokens`);
+  }
+  const bad = present.find((l) => !TOKEN.test(l.token));
+  if (bad !== undefined) {
+    throw new CommandFailed(
+      'invalid_config',
+      `${source} line ${bad.line}: ${what} must be 16 to 4096 printable ASCII characters without spaces`,
+    );
+  }
+  return [...new Set(present.map((l) => l.token))];
+}
+
+/** The text of a token file (`--token-file FILE` by default), or a one-line failure naming the file and why it cannot be read. */
+export function readTokenFile(tokenFile: string, io: CliIo, option = '--token-file'): string {
+  try {
+    return readFileSync(resolve(io.cwd, tokenFile), 'utf8');
+  } catch (error) {
+    throw new CommandFailed('invalid_config', `cannot read ${option} ${tokenFile}: ${reasonOf(error)}`, {
+      cause: error,
+    });
+  }
+}
 
 /** Where a list of bearer tokens comes from: a file option or, without it, an environment variable. */
 export interface TokenSetting {
@@ -58,36 +92,16 @@ export function bearerTokens(tokenFile: string | undefined, io: CliIo): string[]
 /** The tokens of one setting (see {@link bearerTokens}); undefined when neither the file nor the variable is set. */
 export function tokensFrom(setting: TokenSetting, tokenFile: string | undefined, io: CliIo): string[] | undefined {
   const { option, env, what } = setting;
-  let tokens: string[];
   if (tokenFile !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(resolve(io.cwd, tokenFile), 'utf8');
-    } catch (error) {
-      throw new CommandFailed('invalid_config', `cannot read ${option} ${tokenFile}`, { cause: error });
-    }
-    const lines = text.split(/\r?\n/).map((line, i) => ({ token: line.trim(), line: i + 1 }));
-    const present = lines.filter((l) => l.token !== '');
-    if (present.length === 0) throw new CommandFailed('invalid_config', `${option} ${tokenFile} holds no token`);
-    if (present.length > MAX_TOKENS)
-      throw new CommandFailed('invalid_config', `${option} holds more than ${MAX_TOKENS} tokens`);
-    const bad = present.find((l) => !TOKEN.test(l.token));
-    if (bad !== undefined) {
-      throw new CommandFailed(
-        'invalid_config',
-        `${option} ${tokenFile} line ${bad.line}: ${what} must be 16 to 4096 printable ASCII characters without spaces`,
-      );
-    }
-    tokens = present.map((l) => l.token);
-  } else {
-    const fromEnv = io.env[env];
-    if (fromEnv === undefined || fromEnv === '') return undefined;
-    tokens = [fromEnv.trim()];
-    if (!TOKEN.test(tokens[0] ?? '')) {
-      throw new CommandFailed('invalid_config', `${env} must be 16 to 4096 printable ASCII characters without spaces`);
-    }
+    return parseTokenLines(readTokenFile(tokenFile, io, option), `${option} ${tokenFile}`, what);
   }
-  return [...new Set(tokens)];
+  const fromEnv = io.env[env];
+  if (fromEnv === undefined || fromEnv === '') return undefined;
+  const token = fromEnv.trim();
+  if (!TOKEN.test(token)) {
+    throw new CommandFailed('invalid_config', `${env} must be 16 to 4096 printable ASCII characters without spaces`);
+  }
+  return [token];
 }
 
 /**

@@ -7,6 +7,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonObject, RimthanError, sha256Hex } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
+import { principalIdOf } from './principal.js';
 import { RpcCode } from './wire.js';
 
 export const CACHE_CONTROL = 'private, no-store';
@@ -66,9 +67,9 @@ function digestOf(token: string): Buffer {
   return Buffer.from(sha256Hex(token), 'hex');
 }
 
-/** A principal id for a token: a one-way pseudonym, so logs and stores never hold the token itself. */
+/** The principal of a token: a one-way pseudonym (principalIdOf), so logs and stores never hold the token itself. */
 function principalOf(token: string): Principal {
-  return { id: `bearer-${sha256Hex(`rimthan-principal\u0000${token}`).slice(0, 32)}`, authenticated: true };
+  return { id: principalIdOf({ kind: 'bearer', token }), authenticated: true };
 }
 
 export interface RequestGuardOptions {

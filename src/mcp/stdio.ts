@@ -60,6 +60,8 @@ export class StrictStdioTransport implements Transport {
   private pendingBytes = 0;
   private discarding = false;
   private started = false;
+  /** Senders waiting for stdout to drain; one 'drain' listener serves them all (not one listener per message). */
+  private drainWaiters: (() => void)[] = [];
 
   constructor(
     private readonly stdin: Readable,
@@ -88,6 +90,12 @@ export class StrictStdioTransport implements Transport {
       else this.takeLine();
       from = nl + 1;
     }
+  };
+
+  private readonly onDrain = (): void => {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
   };
 
   private readonly onStreamError = (error: Error): void => {
@@ -144,6 +152,8 @@ export class StrictStdioTransport implements Transport {
     this.stdin.off('data', this.onData);
     this.stdin.off('error', this.onStreamError);
     this.stdout.off('error', this.onStreamError);
+    this.stdout.off('drain', this.onDrain);
+    this.onDrain();
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
     this.pending = [];
     this.pendingBytes = 0;
@@ -151,11 +161,17 @@ export class StrictStdioTransport implements Transport {
     return Promise.resolve();
   }
 
-  /** Writes one message as one line, waiting for the stream to drain when it is full. */
+  /**
+   * Writes one message as one line; when the stream is full, resolves once it drains. Every sender waiting for the
+   * same drain shares one listener, so hundreds of answers in flight add no listener per answer.
+   */
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.stdout.once('drain', resolve);
+      if (this.stdout.write(`${JSON.stringify(message)}\n`)) {
+        resolve();
+        return;
+      }
+      if (this.drainWaiters.push(resolve) === 1) this.stdout.once('drain', this.onDrain);
     });
   }
 }

@@ -76,11 +76,10 @@ export {
 
 export {
   exampleCatalog,
-  counterFlow,
-  releaseApprovalFlow,
-  draftNotes,
-  type CounterInput,
-  type CounterState,
-  type ReleaseInput,
-  type ReleaseState,
+  releaseNotesFlow,
+  RELEASE_NOTES_FLOW,
+  type ExampleCatalogOptions,
+  type ReleaseNotesInput,
+  type ReleaseNotesOptions,
+  type ReleaseNotesState,
 } from './examples/index.js';

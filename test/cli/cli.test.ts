@@ -1,7 +1,7 @@
 /** The `rimthan` CLI: help, exit codes, the registry authoring loop and operator run commands. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { after, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/run.js';
 import { packageRoot } from '../../src/core/index.js';
 import { verifyReleaseFile } from '../../src/registry/index.js';
+import { SqliteRunStore } from '../../src/runs/index.js';
 import { captureIo } from './support.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
@@ -109,7 +110,16 @@ describe('rimthan CLI', () => {
   });
 
   test('runs commands print JSON for one session and fail with the run-tool error', async () => {
-    const store = `sqlite:${join(work, 'runs', 'runs.db')}`;
+    const file = join(work, 'runs', 'runs.db');
+    const store = `sqlite:${file}`;
+    const before = captureIo(work);
+    assert.equal(await runCli(['runs', 'list', '--store', store, '--session', 'ops'], before), 1);
+    assert.match(before.stderr.join('\n'), /^rimthan: no run store at sqlite:\S+runs\.db: the file does not exist/);
+    assert.equal(existsSync(join(work, 'runs')), false, 'an operator command creates nothing');
+    mkdirSync(join(work, 'runs'));
+    const created = new SqliteRunStore(file);
+    await created.open();
+    await created.close();
     const list = captureIo(work);
     assert.equal(await runCli(['runs', 'list', '--store', store, '--session', 'ops'], list), 0);
     const page = JSON.parse(list.stdout.join('\n')) as { runs: unknown[] };

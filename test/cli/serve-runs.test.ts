@@ -1,6 +1,7 @@
 /** `rimthan serve --profile runs` over stdio, with flows loaded from a module (spec: run-tools.md). */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -8,6 +9,7 @@ import { after, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JsonObject } from '../../src/core/index.js';
+import { RIMTHAN_GITIGNORE } from '../../src/cli/run-store.js';
 import { runCli } from '../../src/cli/run.js';
 import { callTool } from '../mcp/support/connect.js';
 import { captureIo } from './support.js';
@@ -75,5 +77,99 @@ describe('rimthan serve --profile runs', () => {
       await runCli(['runs', 'get', runId, '--store', store, '--session', 'guest', '--flows', flows], other),
       1,
     );
+  });
+
+  test('without --session, stdio keeps one session beside the store (0600): a restarted agent sees its runs', async () => {
+    const project = join(work, 'project');
+    mkdirSync(project);
+    const serve = async (extra: string[]): Promise<{ client: Client; stderr: () => string }> => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [MAIN, 'serve', '--profile', 'runs', '--flows', flows, ...extra],
+        cwd: project,
+        env: { PATH: process.env['PATH'] ?? '', HOME: work },
+        stderr: 'pipe',
+      });
+      let err = '';
+      transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+      const client = new Client({ name: 'runs-restart', version: '1.0.0' });
+      await client.connect(transport);
+      return { client, stderr: () => err };
+    };
+    const first = await serve([]);
+    let runId: string;
+    try {
+      const started = await callTool(first.client, 'workflow_run_start', {
+        definition_name: 'greeting_flow',
+        definition_version: 'v1',
+        input: { name: 'Ada' },
+      });
+      runId = started.value['run_id'] as string;
+    } finally {
+      await first.client.close();
+    }
+    const sessionFile = join(project, '.rimthan', 'runs.db.stdio-session');
+    assert.equal(statSync(sessionFile).mode & 0o777, 0o600);
+    const session = readFileSync(sessionFile, 'utf8').trim();
+    assert.match(session, /^stdio-[0-9a-f-]{36}$/);
+    assert.match(first.stderr(), new RegExp(`runs session ${session} \\(generated and kept in `));
+
+    const restarted = await serve([]);
+    try {
+      const got = await callTool(restarted.client, 'workflow_run_get', { run_id: runId });
+      assert.equal(got.isError, false, JSON.stringify(got.value));
+      assert.equal(got.value['run_id'], runId);
+    } finally {
+      await restarted.client.close();
+    }
+    assert.match(restarted.stderr(), new RegExp(`runs session ${session} \\(kept in `));
+
+    const other = await serve(['--session', 'someone-else']);
+    try {
+      const got = await callTool(other.client, 'workflow_run_get', { run_id: runId });
+      assert.equal(got.isError, true, '--session overrides the kept session');
+    } finally {
+      await other.client.close();
+    }
+    assert.equal(readFileSync(sessionFile, 'utf8').trim(), session, '--session leaves the kept session alone');
+
+    // The operator commands default to the kept session, and read it without creating anything.
+    const io = captureIo(project);
+    assert.equal(await runCli(['runs', 'get', runId, '--flows', flows], io), 0, io.stderr.join('\n'));
+    assert.equal((JSON.parse(io.stdout.join('\n')) as JsonObject)['run_id'], runId);
+  });
+
+  test('the store in .rimthan/ gets a .gitignore: Git ignores the database, its WAL and the session, not the participant file', () => {
+    const project = join(work, 'project');
+    const gitignore = readFileSync(join(project, '.rimthan', '.gitignore'), 'utf8');
+    assert.equal(gitignore, RIMTHAN_GITIGNORE);
+    execFileSync('git', ['-C', project, 'init', '--quiet']);
+    writeFileSync(join(project, '.rimthan', 'workflow-session.json'), '{}\n');
+    writeFileSync(join(project, '.rimthan', 'runs.db-wal'), '');
+    const ignored = (path: string): boolean =>
+      spawnSync('git', ['-C', project, 'check-ignore', '--quiet', path]).status === 0;
+    for (const path of ['runs.db', 'runs.db-wal', 'runs.db.stdio-session']) {
+      assert.equal(ignored(`.rimthan/${path}`), true, `${path} is ignored`);
+    }
+    assert.equal(ignored('.rimthan/workflow-session.json'), false, 'the participant session file is committable');
+    assert.equal(ignored('.rimthan/.gitignore'), false);
+  });
+
+  test('an existing .rimthan/.gitignore is never overwritten', async () => {
+    const project = join(work, 'own-ignore');
+    mkdirSync(join(project, '.rimthan'), { recursive: true });
+    writeFileSync(join(project, '.rimthan', '.gitignore'), 'mine\n');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, 'serve', '--profile', 'runs', '--flows', flows],
+      cwd: project,
+      env: { PATH: process.env['PATH'] ?? '', HOME: work },
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'own-ignore', version: '1.0.0' });
+    await client.connect(transport);
+    await client.close();
+    assert.equal(readFileSync(join(project, '.rimthan', '.gitignore'), 'utf8'), 'mine\n');
+    assert.ok(existsSync(join(project, '.rimthan', 'runs.db')));
   });
 });

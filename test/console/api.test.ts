@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/run.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/console/http/respond.js';
-import { APPROVAL_FLOW, MARKER, QUICK_FLOW } from './fixtures.js';
+import { APPROVAL_FLOW, MARKER } from './fixtures.js';
 import { sessionAtDecisionRecord } from './guided-session.js';
 import { startConsoleCli } from './support.js';
 import type { RunningConsole } from './support.js';
@@ -291,16 +291,29 @@ describe('console API with admin tokens', () => {
 
   test('the live stream of a finished run delivers its whole history, then ends', async () => {
     const started = await send(TOKEN_A, 'POST', '/api/runs', {
-      definition_name: QUICK_FLOW.name,
-      definition_version: QUICK_FLOW.version,
-      input: QUICK_FLOW.input,
+      definition_name: APPROVAL_FLOW.name,
+      definition_version: APPROVAL_FLOW.version,
+      input: APPROVAL_FLOW.input,
     });
     const id = started.json['run_id'] as string;
+    const statusIs = async (status: string): Promise<void> => {
+      for (let i = 0; i < 600; i++) {
+        if ((await send(TOKEN_A, 'GET', `/api/runs/${id}`)).json['run_status'] === status) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.fail(`the run never became ${status}`);
+    };
+    await statusIs('interrupted');
+    assert.equal((await send(TOKEN_A, 'POST', `/api/runs/${id}/resume`, { resume: APPROVAL_FLOW.resume })).status, 200);
+    await statusIs('completed');
+    const history = await send(TOKEN_A, 'GET', `/api/runs/${id}/history?limit=100`);
+    const written = (history.json['entries'] as { kind: string }[]).map((e) => e.kind);
+    assert.equal(written.at(-1), 'run_completed');
     const stream = await send(TOKEN_A, 'GET', `/api/runs/${id}/events`);
     assert.equal(stream.status, 200);
     assert.match(String(stream.headers['content-type']), /^text\/event-stream/);
     const kinds = [...stream.text.matchAll(/"kind":"([a-z_]+)"/g)].map((m) => m[1]);
-    assert.deepEqual(kinds, [...QUICK_FLOW.kinds]);
+    assert.deepEqual(kinds, written);
     assert.match(stream.text, /event: end\n/);
     const resumed = await send(
       TOKEN_A,

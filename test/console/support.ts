@@ -14,7 +14,8 @@ import type { Browser, Page } from 'playwright-core';
 import { runCli } from '../../src/cli/run.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { packageRoot } from '../../src/core/index.js';
-import { DEFAULT_RUN_STORE, openStore } from '../../src/cli/runs-wiring.js';
+import { DEFAULT_RUN_STORE, openStore } from '../../src/cli/run-store.js';
+import { prepareApprovalRepository } from './fixtures.js';
 
 export const CHROMIUM = process.env['RIMTHAN_TEST_CHROMIUM'] ?? '/usr/bin/chromium';
 /** A signing secret shared by the test's guided engine and the console (both verify the same checkpoints). */
@@ -71,7 +72,7 @@ export interface RunningConsole {
 
 /** True when some run input of `session` in the console's default store holds `text` (it reached the store). */
 export async function storedInputHolds(cwd: string, session: string, text: string): Promise<boolean> {
-  const store = await openStore(DEFAULT_RUN_STORE, cwd);
+  const store = await openStore(DEFAULT_RUN_STORE, cwd, { create: true });
   try {
     for (const run of await store.listRuns(session, { limit: 100 })) {
       if ((await store.getInput(run.input_sha256))?.includes(text) === true) return true;
@@ -89,6 +90,7 @@ export async function startConsoleCli(
   cwd?: string,
 ): Promise<RunningConsole> {
   const dir = cwd ?? mkdtempSync(join(tmpdir(), 'rimthan-console-'));
+  if (cwd === undefined) prepareApprovalRepository(dir);
   const stderr: string[] = [];
   let stop: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => {

@@ -1,13 +1,19 @@
 /**
- * Docs that run: the README's two commands, links that resolve, CLI commands and options that exist in the built
- * CLI's help, code blocks that parse, and a TypeScript harness guide that imports only what the package exports.
+ * Docs that run: the README's two commands, its Inspector examples run against the built server with their shown
+ * output compared to what the server returns (every value shown, the manifest digest included), links that resolve,
+ * CLI commands and options that exist in the built CLI's help, code blocks that parse, and a TypeScript harness guide
+ * that imports only what the package exports.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { JsonObject } from '../../src/core/index.js';
 import { parse as parseToml } from 'smol-toml';
 import { packageRoot } from '../../src/core/index.js';
 import {
@@ -18,7 +24,9 @@ import {
   importDeclarations,
   linkTargets,
   markdownFiles,
+  shellWords,
 } from './markdown.js';
+import { mismatches, parseAbbreviated } from './jsonc.js';
 import { typecheck } from './typecheck.js';
 
 const ROOT = packageRoot();
@@ -76,6 +84,118 @@ describe('README', () => {
     const first = codeBlocks(readme)[0];
     assert.equal(first?.lang, 'mermaid');
     assert.ok(readme.indexOf('```mermaid') < readme.indexOf('npm ci && npm run build'));
+  });
+});
+
+/** One MCP Inspector command of the README and the abbreviated output shown after it. */
+interface InspectorExample {
+  readonly serverArgs: string[];
+  readonly method: string;
+  readonly toolName: string | undefined;
+  readonly toolArgs: Record<string, unknown>;
+  readonly shown: string;
+}
+
+/** The README's `npx … inspector … --cli … node dist/src/cli/main.js ARGS --method …` blocks with the jsonc after each. */
+function inspectorExamples(markdown: string): InspectorExample[] {
+  const blocks = codeBlocks(markdown);
+  const out: InspectorExample[] = [];
+  blocks.forEach((block, i) => {
+    const next = blocks[i + 1];
+    if (block.lang !== 'sh' || !block.body.includes('@modelcontextprotocol/inspector') || next?.lang !== 'jsonc')
+      return;
+    const words = shellWords(block.body.trim());
+    const main = words.indexOf('dist/src/cli/main.js');
+    assert.equal(words[main - 1], 'node', 'the example runs the built CLI with node');
+    const methodAt = words.indexOf('--method');
+    const toolArgs: Record<string, unknown> = {};
+    let toolName: string | undefined;
+    for (let w = methodAt + 2; w < words.length; w++) {
+      const word = words[w] ?? '';
+      if (word === '--tool-name') toolName = words[++w];
+      else if (word !== '--tool-arg') {
+        const eq = word.indexOf('=');
+        assert.ok(eq > 0, `a --tool-arg is key=value: ${word}`);
+        const raw = word.slice(eq + 1);
+        let value: unknown = raw;
+        try {
+          value = JSON.parse(raw); // the Inspector's rule: JSON when it parses, else the string
+        } catch {
+          // a plain string
+        }
+        toolArgs[word.slice(0, eq)] = value;
+      }
+    }
+    out.push({
+      serverArgs: words.slice(main + 1, methodAt),
+      method: words[methodAt + 1] ?? '',
+      toolName,
+      toolArgs,
+      shown: next.body,
+    });
+  });
+  return out;
+}
+
+/** Members whose value differs on every machine or call: checked for their form, not their value. */
+const VARYING: Readonly<Record<string, (value: unknown) => boolean>> = {
+  issued_at: (v) => typeof v === 'string' && !Number.isNaN(Date.parse(v)) && /^\d{4}-\d\d-\d\dT/.test(v),
+  key_id: (v) => typeof v === 'string' && /^local-[0-9a-f]{12}$/.test(v),
+};
+
+describe('README examples, run against the built server', () => {
+  const readme = read(join(ROOT, 'README.md'));
+  const examples = inspectorExamples(readme);
+  const state = mkdtempSync(join(tmpdir(), 'rimthan-readme-'));
+  after(() => rmSync(state, { recursive: true, force: true }));
+
+  /** Does what the Inspector's CLI mode does: launches the server command, sends one request, returns the result. */
+  async function inspect(example: InspectorExample): Promise<unknown> {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, ...example.serverArgs],
+      cwd: state,
+      env: { PATH: process.env['PATH'] ?? '', HOME: state, XDG_STATE_HOME: state },
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'readme-examples', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      if (example.method === 'tools/list') return await client.listTools();
+      assert.equal(example.method, 'tools/call', `an example method the test knows: ${example.method}`);
+      const result = await client.callTool({ name: example.toolName ?? '', arguments: example.toolArgs });
+      assert.notEqual(result.isError, true, JSON.stringify(result.content));
+      return result.structuredContent;
+    } finally {
+      await client.close();
+    }
+  }
+
+  test('the README shows Inspector commands, each followed by the output it prints', () => {
+    assert.ok(examples.length >= 3, `found ${examples.length} examples`);
+  });
+
+  for (const example of examples) {
+    const name = `${example.method}${example.toolName === undefined ? '' : ` ${example.toolName}`} (serve ${example.serverArgs.slice(1).join(' ')})`;
+    test(`${name}: the output shows what the server returns`, async () => {
+      const actual = await inspect(example);
+      assert.deepEqual(mismatches(parseAbbreviated(example.shown), actual, VARYING), []);
+    });
+  }
+
+  test('the start without native-subagents is blocked, as the README says', async () => {
+    const blockers = [{ code: 'missing_host_capability', capability: 'native-subagents' }];
+    assert.ok(
+      readme.includes(`\`"blockers": ${JSON.stringify(blockers).replaceAll(',', ', ').replaceAll(':', ': ')}\``),
+    );
+    const start = examples.find((e) => e.toolName === 'rimthan.start_workflow');
+    assert.ok(start !== undefined);
+    const host = start.toolArgs['host'] as { host_capabilities: string[] };
+    const without = { ...host, host_capabilities: host.host_capabilities.filter((c) => c !== 'native-subagents') };
+    const actual = (await inspect({ ...start, toolArgs: { ...start.toolArgs, host: without } })) as JsonObject;
+    assert.equal(actual['status'], 'blocked');
+    assert.equal(actual['checkpoint'], null);
+    assert.deepEqual(actual['blockers'], blockers);
   });
 });
 

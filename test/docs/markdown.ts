@@ -128,3 +128,47 @@ export function importDeclarations(source: string): ImportDeclaration[] {
   }
   return out;
 }
+
+/**
+ * The words of a shell command as POSIX sh splits them, for the quoting the docs use: single quotes, double quotes
+ * (with `\` escaping `"`, `\`, `$` and a backtick), backslash escapes and backslash-newline continuations; no
+ * expansion.
+ */
+export function shellWords(command: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  let i = 0;
+  const text = command.replace(/\\\n/g, ' ');
+  while (i < text.length) {
+    const c = text[i] ?? '';
+    if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+      i++;
+    } else if (c === "'") {
+      const end = text.indexOf("'", i + 1);
+      if (end < 0) throw new Error('unbalanced single quote');
+      word = (word ?? '') + text.slice(i + 1, end);
+      i = end + 1;
+    } else if (c === '"') {
+      let j = i + 1;
+      let part = '';
+      while (j < text.length && text[j] !== '"') {
+        if (text[j] === '\\' && /["\\$`]/.test(text[j + 1] ?? '')) j++;
+        part += text[j] ?? '';
+        j++;
+      }
+      if (j >= text.length) throw new Error('unbalanced double quote');
+      word = (word ?? '') + part;
+      i = j + 1;
+    } else if (c === '\\') {
+      word = (word ?? '') + (text[i + 1] ?? '');
+      i += 2;
+    } else {
+      word = (word ?? '') + c;
+      i++;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}

@@ -7,7 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import type { JsonObject } from '../../src/core/index.js';
 import { createRunsProfileFactory } from '../../src/mcp/index.js';
 import type { RunsProfileFactory } from '../../src/mcp/index.js';
-import { exampleCatalog, SqliteRunStore, Supervisor } from '../../src/runs/index.js';
+import { SqliteRunStore, Supervisor } from '../../src/runs/index.js';
+import { testCatalog } from '../runs/fixtures/test-flows.js';
 import { createRunTools } from '../../src/tools/index.js';
 import { callTool, connect } from './support/connect.js';
 
@@ -24,7 +25,7 @@ const SEVEN = [
 describe('runs profile', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rimthan-mcp-runs-'));
   const store = new SqliteRunStore(join(dir, 'runs.db'));
-  const catalog = exampleCatalog();
+  const catalog = testCatalog();
   let supervisor: Supervisor;
   let factory: RunsProfileFactory;
 

@@ -1,11 +1,25 @@
 /**
- * The npm package as a user gets it: `npm pack`, unpacked into another project's node_modules beside its runtime
- * dependencies, must serve both profiles from that project. A file the server reads at run time (a release, the
- * bootstrap paragraph, a migration) that the package's "files" leave out fails here, not in a user's `npx rimthan`.
+ * The npm package as a user gets it, made the way a user makes it: a clean checkout (the files Git would check out,
+ * without dist/ or node_modules) packed with `npm pack`, whose `prepack` script builds dist/. The tarball, unpacked into
+ * another project's node_modules beside its runtime dependencies, must run its `rimthan` bin and serve both profiles
+ * from that project; `npm install -g` of the checkout must put a working `rimthan` on the PATH. A file the server
+ * reads at run time (a release, the bootstrap paragraph, a migration) that the package's "files" leave out, or a
+ * build step that `npm pack` skips, fails here, not in a user's `npx rimthan`.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -15,26 +29,55 @@ import { packageRoot } from '../../src/core/index.js';
 
 const root = packageRoot();
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  version: string;
   dependencies: Record<string, string>;
 };
+const inGit = spawnSync('git', ['-C', root, 'rev-parse', '--is-inside-work-tree'], { encoding: 'utf8' });
+const NOT_A_CHECKOUT =
+  inGit.status === 0 ? false : 'the package root is not a Git work tree (no clean checkout to pack)';
 
 interface Packed {
   readonly files: string[];
+  readonly checkout: string;
   readonly project: string;
-  readonly main: string;
+  /** The project's `node_modules/.bin/rimthan`, linked as npm links a bin. */
+  readonly bin: string;
 }
 
-/** Packs the package and installs the tarball into a fresh project, its dependencies linked from this checkout. */
+/**
+ * Copies what a clean checkout holds (tracked files and new files Git does not ignore, as they are in the work tree)
+ * to `dir`, links this checkout's node_modules (the packages `npm ci` would install), and returns `dir`.
+ */
+function cleanCheckout(dir: string): string {
+  const listed = spawnSync('git', ['-C', root, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    encoding: 'utf8',
+  });
+  assert.equal(listed.status, 0, listed.stderr);
+  for (const file of listed.stdout.split('\0').filter((f) => f !== '')) {
+    const from = join(root, file);
+    if (!existsSync(from) || statSync(from).isDirectory()) continue; // deleted in the work tree, or a submodule
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    copyFileSync(from, join(dir, file));
+  }
+  assert.equal(existsSync(join(dir, 'dist')), false, 'the checkout holds no build');
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+/** Packs a clean checkout (prepack builds dist/) and installs the tarball into a fresh project. */
 function packAndInstall(workDir: string): Packed {
-  const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', workDir], {
-    cwd: root,
+  const checkout = cleanCheckout(join(workDir, 'checkout'));
+  const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', workDir], {
+    cwd: checkout,
     encoding: 'utf8',
   });
   assert.equal(packed.status, 0, `npm pack failed: ${packed.stderr}`);
-  const [info] = JSON.parse(packed.stdout) as [{ filename: string; files: { path: string }[] }];
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as [
+    { filename: string; files: { path: string; mode: number }[] },
+  ];
   const project = join(workDir, 'project');
   const modules = join(project, 'node_modules');
-  mkdirSync(modules, { recursive: true });
+  mkdirSync(join(modules, '.bin'), { recursive: true });
   const untar = spawnSync('tar', ['-xzf', join(workDir, info.filename), '-C', workDir], { encoding: 'utf8' });
   assert.equal(untar.status, 0, `tar failed: ${untar.stderr}`);
   renameSync(join(workDir, 'package'), join(modules, 'rimthan'));
@@ -43,18 +86,18 @@ function packAndInstall(workDir: string): Packed {
     mkdirSync(dirname(link), { recursive: true });
     symlinkSync(join(root, 'node_modules', name), link, 'dir');
   }
-  return {
-    files: info.files.map((f) => f.path),
-    project,
-    main: join(modules, 'rimthan', 'dist', 'src', 'cli', 'main.js'),
-  };
+  // What npm's bin-links does on install: the bin target made executable, linked from node_modules/.bin.
+  const bin = join(modules, '.bin', 'rimthan');
+  chmodSync(join(modules, 'rimthan', 'dist', 'src', 'cli', 'main.js'), 0o755);
+  symlinkSync('../rimthan/dist/src/cli/main.js', bin);
+  return { files: info.files.map((f) => f.path), checkout, project, bin };
 }
 
 /** An SDK client on `rimthan serve ARGS` started in `cwd`, with a private state directory. */
 async function serve(packed: Packed, stateHome: string, args: string[]): Promise<Client> {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [packed.main, 'serve', ...args],
+    command: packed.bin,
+    args: ['serve', ...args],
     cwd: packed.project,
     env: { PATH: process.env['PATH'] ?? '', HOME: stateHome, XDG_STATE_HOME: stateHome },
     stderr: 'ignore',
@@ -64,7 +107,7 @@ async function serve(packed: Packed, stateHome: string, args: string[]): Promise
   return client;
 }
 
-describe('the packed npm package', () => {
+describe('the packed npm package', { skip: NOT_A_CHECKOUT }, () => {
   const workDir = mkdtempSync(join(tmpdir(), 'rimthan-pack-'));
   const stateHome = join(workDir, 'state');
   let packed: Packed;
@@ -72,6 +115,39 @@ describe('the packed npm package', () => {
     packed = packAndInstall(workDir);
   });
   after(() => rmSync(workDir, { recursive: true, force: true }));
+
+  test('npm pack of a clean checkout builds dist/ (prepack); the bin runs as `rimthan` from the project', () => {
+    const version = spawnSync(packed.bin, ['--version'], { cwd: packed.project, encoding: 'utf8' });
+    assert.equal(version.status, 0, version.stderr);
+    assert.equal(version.stdout.trim(), manifest.version);
+    const help = spawnSync('rimthan', ['--help'], {
+      cwd: packed.project,
+      encoding: 'utf8',
+      env: { PATH: `${join(packed.project, 'node_modules', '.bin')}:${process.env['PATH'] ?? ''}` },
+    });
+    assert.equal(help.status, 0, help.stderr);
+    assert.match(help.stdout, /^Usage: rimthan <command>/);
+  });
+
+  test('npm install -g of the built checkout puts a working rimthan on the PATH', () => {
+    const prefix = join(workDir, 'global');
+    const installed = spawnSync(
+      'npm',
+      ['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, '.'],
+      {
+        cwd: packed.checkout,
+        encoding: 'utf8',
+      },
+    );
+    assert.equal(installed.status, 0, installed.stderr);
+    const version = spawnSync('rimthan', ['--version'], {
+      cwd: workDir,
+      encoding: 'utf8',
+      env: { PATH: `${join(prefix, 'bin')}:${process.env['PATH'] ?? ''}` },
+    });
+    assert.equal(version.status, 0, version.stderr);
+    assert.equal(version.stdout.trim(), manifest.version);
+  });
 
   test('ships the compiled server, the releases and the docs it reads, and no tests or sources', () => {
     for (const needed of [
@@ -121,10 +197,15 @@ describe('the packed npm package', () => {
       assert.equal(tools.length, 7);
       const listed = await client.callTool({ name: 'workflow_definition_list', arguments: {} });
       const definitions = (listed.structuredContent as { definitions: { name: string }[] }).definitions;
-      assert.ok(definitions.some((d) => d.name === 'counter_flow'));
+      assert.deepEqual(
+        definitions.map((d) => d.name),
+        ['release_notes'],
+      );
     } finally {
       await client.close();
     }
     assert.ok(existsSync(join(packed.project, '.rimthan', 'runs.db')), 'the default store is ./.rimthan/runs.db');
+    assert.ok(existsSync(join(packed.project, '.rimthan', '.gitignore')), 'kept out of Git');
+    assert.ok(existsSync(join(packed.project, '.rimthan', 'runs.db.stdio-session')), 'the stdio session is kept');
   });
 });

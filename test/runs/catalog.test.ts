@@ -126,19 +126,26 @@ describe('flow catalog registration', () => {
     });
   });
 
-  test('the example catalog holds counter_flow v1 and release_approval v1 (resumable)', () => {
-    const catalog = exampleCatalog();
+  test('the example catalog holds release_notes v1: repository, since and version in; resumed with approved', () => {
+    const catalog = exampleCatalog({ workspace: '/nonexistent' });
     assert.deepEqual(
       catalog.list().map((d) => [d.name, d.version, d.resumeSupported]),
-      [
-        ['counter_flow', 'v1', false],
-        ['release_approval', 'v1', true],
-      ],
+      [['release_notes', 'v1', true]],
     );
-    const release = catalog.resolve('release_approval', 'v1');
-    assert.equal(release?.validateResume({ approved: true }).ok, true);
-    assert.equal(release?.validateResume({ approved: 'yes' }).ok, false);
-    assert.equal(release?.validateResume({ approved: true, extra: 1 }).ok, false);
-    assert.equal(catalog.resolve('counter_flow', 'v1')?.validateInput({ count: 1 }).ok, true);
+    const notes = catalog.resolve('release_notes', 'v1');
+    assert.equal(notes?.validateInput({ since: 'v1.2.0', version: '1.3.0' }).ok, true);
+    assert.equal(notes?.validateInput({ repository: 'app', since: 'v1.2.0', version: '1.3.0' }).ok, true);
+    for (const bad of [
+      { version: '1.3.0' },
+      { since: 'v1.2.0', version: 'soon' },
+      { since: '--output=x', version: '1.3.0' },
+      { since: 'v1..HEAD', version: '1.3.0' },
+      { since: 'v1.2.0', version: '1.3.0', extra: true },
+    ]) {
+      assert.equal(notes?.validateInput(bad).ok, false, JSON.stringify(bad));
+    }
+    assert.equal(notes?.validateResume({ approved: true }).ok, true);
+    assert.equal(notes?.validateResume({ approved: 'yes' }).ok, false);
+    assert.equal(notes?.validateResume({ approved: true, extra: 1 }).ok, false);
   });
 });

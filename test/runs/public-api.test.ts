@@ -19,16 +19,16 @@ test('the runs entry point exposes the engine API by name', () => {
     'decodeCheckpoint',
     'normalizeCancelReason',
     'exampleCatalog',
-    'counterFlow',
-    'releaseApprovalFlow',
+    'releaseNotesFlow',
+    'RELEASE_NOTES_FLOW',
   ]) {
     assert.ok(name in runs, `${name} is exported`);
   }
   assert.deepEqual(
     runs
-      .exampleCatalog()
+      .exampleCatalog({ workspace: '/nonexistent' })
       .list()
       .map((d) => `${d.name}@${d.version}`),
-    ['counter_flow@v1', 'release_approval@v1'],
+    ['release_notes@v1'],
   );
 });

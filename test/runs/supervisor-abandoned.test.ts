@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../src/core/clock.js';
 import { isRimthanError } from '../../src/core/errors.js';
-import { counterFlow } from '../../src/runs/examples/counter-flow.js';
+import { counterFlow } from './fixtures/test-flows.js';
 import { FlowCatalog } from '../../src/runs/flow/catalog.js';
 import { Supervisor } from '../../src/runs/supervisor/supervisor.js';
 import { createPendingRun, fullHistory, tempStore, waitForStatus } from './helpers.js';

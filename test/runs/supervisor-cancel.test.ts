@@ -1,8 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isRimthanError } from '../../src/core/errors.js';
-import { counterFlow } from '../../src/runs/examples/counter-flow.js';
-import { releaseApprovalFlow } from '../../src/runs/examples/release-approval.js';
+import { approvalFlow, counterFlow } from './fixtures/test-flows.js';
 import { defineFlow } from '../../src/runs/flow/define.js';
 import { closedSchema, deferred, engineFixture, fullHistory, waitForStatus } from './helpers.js';
 
@@ -108,9 +107,9 @@ describe('cancel', () => {
   });
 
   test('cancelling an interrupted run ends it; a later resume is a conflict', async () => {
-    const f = await engineFixture((c) => c.register(releaseApprovalFlow));
+    const f = await engineFixture((c) => c.register(approvalFlow));
     try {
-      const ack = await f.started('release_approval', { version: '2.0.0', changes: ['Breaking'] });
+      const ack = await f.started('approval_flow', { version: '2.0.0', changes: ['Breaking'] });
       await waitForStatus(f.store, ack.run_id, 'interrupted');
       const result = await f.session.cancel(ack.run_id, 'release withdrawn');
       assert.equal(result.record.status, 'cancelled');

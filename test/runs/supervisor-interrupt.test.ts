@@ -2,8 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isRimthanError } from '../../src/core/errors.js';
 import type { JsonObject } from '../../src/core/json.js';
-import { counterFlow } from '../../src/runs/examples/counter-flow.js';
-import { releaseApprovalFlow } from '../../src/runs/examples/release-approval.js';
+import { approvalFlow, counterFlow } from './fixtures/test-flows.js';
 import { defineFlow } from '../../src/runs/flow/define.js';
 import { closedSchema, engineFixture, fullHistory, waitForStatus } from './helpers.js';
 
@@ -12,14 +11,14 @@ function code(expected: string) {
 }
 
 describe('interrupt and resume', () => {
-  test('release_approval: interrupt for approval, reject with a comment, revise, approve, publish', async () => {
-    const f = await engineFixture((c) => c.register(releaseApprovalFlow));
+  test('approval_flow: interrupt for approval, reject with a comment, revise, approve, publish', async () => {
+    const f = await engineFixture((c) => c.register(approvalFlow));
     try {
-      const ack = await f.started('release_approval', { version: '1.4.0', changes: ['Faster starts', 'Fix cancel'] });
+      const ack = await f.started('approval_flow', { version: '1.4.0', changes: ['Faster starts', 'Fix cancel'] });
       const first = await waitForStatus(f.store, ack.run_id, 'interrupted');
       assert.equal(first.interrupt?.reason, 'awaiting_input');
       assert.equal(first.interrupt?.vertex, 'await_approval');
-      assert.equal(first.interrupt?.message, 'review the release notes for 1.4.0 (round 1)');
+      assert.equal(first.interrupt?.message, 'review the release notes (round 1)');
 
       await assert.rejects(f.session.resume(ack.run_id, { approved: 'yes' }), code('invalid_input'));
       await assert.rejects(f.session.resume(ack.run_id, { approved: true, extra: 1 }), code('invalid_input'));
@@ -28,7 +27,7 @@ describe('interrupt and resume', () => {
       const resumed = await f.session.resume(ack.run_id, { approved: false, comment: 'mention the date' });
       assert.equal(resumed.status, 'running');
       const second = await waitForStatus(f.store, ack.run_id, 'interrupted');
-      assert.equal(second.interrupt?.message, 'review the release notes for 1.4.0 (round 2)');
+      assert.equal(second.interrupt?.message, 'review the release notes (round 2)');
       const revised = (await f.store.latestCheckpoint(ack.run_id))?.state['flow_state'] as JsonObject;
       assert.match(revised['notes'] as string, /Revision 2: mention the date/);
 

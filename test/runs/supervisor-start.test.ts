@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { isRimthanError } from '../../src/core/errors.js';
-import { counterFlow } from '../../src/runs/examples/counter-flow.js';
+import { counterFlow } from './fixtures/test-flows.js';
 import { activityEventId } from '../../src/runs/executor/event-id.js';
 import { defineFlow } from '../../src/runs/flow/define.js';
 import { FlowCatalog } from '../../src/runs/flow/catalog.js';

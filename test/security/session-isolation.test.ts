@@ -13,7 +13,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { JsonObject } from '../../src/core/index.js';
 import { createMcpServer, createRunsProfileFactory, startHttpTransport } from '../../src/mcp/index.js';
 import type { HttpEndpoint } from '../../src/mcp/index.js';
-import { exampleCatalog, SqliteRunStore, Supervisor } from '../../src/runs/index.js';
+import { SqliteRunStore, Supervisor } from '../../src/runs/index.js';
+import { testCatalog } from '../runs/fixtures/test-flows.js';
 import { createRunTools } from '../../src/tools/index.js';
 import { callTool, valueOf } from '../mcp/support/connect.js';
 import { exchange, rpc } from './support.js';
@@ -28,7 +29,7 @@ function errorCode(value: JsonObject): unknown {
 describe('session isolation over HTTP', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rimthan-sec-sessions-'));
   const store = new SqliteRunStore(join(dir, 'runs.db'));
-  const catalog = exampleCatalog();
+  const catalog = testCatalog();
   let supervisor: Supervisor;
   let endpoint: HttpEndpoint;
   const clients: Client[] = [];

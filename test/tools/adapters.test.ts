@@ -93,7 +93,7 @@ describe('framework adapters drive real runs', () => {
       await dispatchOpenAiToolCall(tools, {
         name: 'workflow_run_start',
         arguments: JSON.stringify({
-          definition_name: 'release_approval',
+          definition_name: 'approval_flow',
           definition_version: 'v1',
           input: { version: '2.0.0', changes: ['x'] },
         }),

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkSchemaDocument, isRimthanError } from '../../src/core/index.js';
 import type { JsonObject, JsonValue } from '../../src/core/index.js';
-import { exampleCatalog } from '../../src/runs/examples/index.js';
+import { testCatalog } from '../runs/fixtures/test-flows.js';
 import type { SessionController } from '../../src/runs/index.js';
 import { createRunTools, RunToolName } from '../../src/tools/index.js';
 import type { RunTool, RunToolsConfig } from '../../src/tools/index.js';
@@ -123,7 +123,7 @@ describe('run tool contracts', () => {
 });
 
 describe('bundle configuration fails closed', () => {
-  const catalog = exampleCatalog();
+  const catalog = testCatalog();
   let stack: Stack;
   before(async () => {
     stack = await openStack();

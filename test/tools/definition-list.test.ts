@@ -18,11 +18,11 @@ describe('workflow_definition_list', () => {
     assert.equal(value['truncated'], false);
     assert.deepEqual(
       defs.map((d) => `${d['name'] as string}@${d['version'] as string}`),
-      ['ask_flow@v1', 'blocking_flow@v1', 'counter_flow@v1', 'release_approval@v1'],
+      ['approval_flow@v1', 'ask_flow@v1', 'blocking_flow@v1', 'counter_flow@v1'],
     );
-    const release = defs.find((d) => d['name'] === 'release_approval');
+    const release = defs.find((d) => d['name'] === 'approval_flow');
     assert.equal(release?.['resume_supported'], true);
-    assert.deepEqual(release?.['resume_schema'], stack.catalog.resolve('release_approval', 'v1')?.resumeSchema);
+    assert.deepEqual(release?.['resume_schema'], stack.catalog.resolve('approval_flow', 'v1')?.resumeSchema);
     const counter = defs.find((d) => d['name'] === 'counter_flow');
     assert.equal(counter?.['resume_supported'], false);
     assert.equal('resume_schema' in (counter ?? {}), false);

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SchemaCompiler } from '../../src/core/index.js';
 import type { CompiledSchema, JsonObject } from '../../src/core/index.js';
-import { exampleCatalog } from '../../src/runs/examples/index.js';
-import { defineFlow, Supervisor } from '../../src/runs/index.js';
+import { testCatalog } from '../runs/fixtures/test-flows.js';
+import { defineFlow, releaseNotesFlow, Supervisor } from '../../src/runs/index.js';
 import type { FlowCatalog, SessionController } from '../../src/runs/index.js';
 import { SqliteRunStore } from '../../src/runs/store/index.js';
 import type { RunRecord } from '../../src/runs/store/index.js';
@@ -119,14 +119,20 @@ function outputCheck(tool: RunTool): CompiledSchema {
   return check;
 }
 
+export interface StackOptions {
+  /** Also serve the shipped release_notes flow, for repositories below this folder. */
+  readonly workspace?: string;
+}
+
 /** Opens a fresh stack; close it in `after`/`finally`. */
-export async function openStack(): Promise<Stack> {
+export async function openStack(options: StackOptions = {}): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), 'rimthan-tools-'));
   const store = new SqliteRunStore(join(dir, 'runs.db'));
   await store.open();
   const gate = new Gate();
-  const catalog = exampleCatalog();
+  const catalog = testCatalog();
   for (const flow of testFlows(gate)) catalog.register(flow);
+  if (options.workspace !== undefined) catalog.register(releaseNotesFlow({ workspace: options.workspace }));
   const supervisor = new Supervisor({ store, catalog, leaseMs: 2_000, stopGraceMs: 50 });
   await supervisor.start();
   const outputs: RunToolResult[] = [];
@@ -179,6 +185,20 @@ export async function openStack(): Promise<Stack> {
     },
   };
   return stack;
+}
+
+/** A stack that also serves release_notes for a fresh temporary workspace, which `close()` removes. */
+export async function openWorkspaceStack(): Promise<Stack & { readonly workspace: string }> {
+  const workspace = mkdtempSync(join(tmpdir(), 'rimthan-workspace-'));
+  const stack = await openStack({ workspace });
+  return {
+    ...stack,
+    workspace,
+    async close() {
+      await stack.close();
+      rmSync(workspace, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The session's real controller, wrapped so a test can see which operations reached the engine. */

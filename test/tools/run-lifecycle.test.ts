@@ -7,7 +7,7 @@ import { insertPendingRun, openStack, SESSION_A, SESSION_B, spyController } from
 import type { Stack } from './harness.js';
 
 const COUNTER = { definition_name: 'counter_flow', definition_version: 'v1' };
-const RELEASE = { definition_name: 'release_approval', definition_version: 'v1' };
+const RELEASE = { definition_name: 'approval_flow', definition_version: 'v1' };
 const RELEASE_INPUT = { version: '1.2.3', changes: ['fix the thing'] };
 
 describe('run lifecycle tools', () => {

@@ -201,7 +201,7 @@ describe('PrepareRun hook', () => {
   const changes: Record<string, (r: NewRunRecord) => NewRunRecord> = {
     session_id: (r) => ({ ...r, session_id: SESSION_B }),
     run_id: (r) => ({ ...r, run_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }),
-    definition_name: (r) => ({ ...r, definition_name: 'release_approval' }),
+    definition_name: (r) => ({ ...r, definition_name: 'approval_flow' }),
     definition_version: (r) => ({ ...r, definition_version: 'v2' }),
     parent_run_id: (r) => ({ ...r, parent_run_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }),
     input_sha256: (r) => ({ ...r, input_sha256: sha256Hex('other') }),

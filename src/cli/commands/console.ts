@@ -12,7 +12,8 @@ import { FolderReleaseStore, packagedReleaseStore } from '../../registry/index.j
 import { intOption, parseCommand, stringList, stringOption } from '../args.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { DEFAULT_RUN_STORE, openRunsStack } from '../runs-wiring.js';
+import { DEFAULT_RUN_STORE } from '../run-store.js';
+import { openRunsStack } from '../runs-wiring.js';
 import { requestCap, stderrFaultReporter, tokensFrom } from '../serve-config.js';
 
 const TOPIC = 'console';

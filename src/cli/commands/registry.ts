@@ -3,7 +3,7 @@
  * (stdout) and fails when there is one; `build` writes the canonical release file and refuses to change an existing
  * release file (releases are immutable); `graph` prints Mermaid flowcharts of a source folder or a release file.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   buildRelease,
@@ -15,7 +15,7 @@ import {
   workflowMermaid,
 } from '../../registry/index.js';
 import type { Problem, Release, WorkflowDefinition } from '../../registry/index.js';
-import { createExclusiveFile } from '../files.js';
+import { createExclusiveFile, existingFolder, existingPath } from '../files.js';
 import { parseCommand, positionals, stringOption } from '../args.js';
 import { CommandFailed, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -35,7 +35,7 @@ export function registryCheck(argv: string[], io: CliIo): Promise<void> {
 function check(argv: string[], io: CliIo): void {
   const parsed = parseCommand(argv, {}, 'registry check');
   const [dir = ''] = positionals(parsed, 1, 'one source folder: rimthan registry check DIR', 'registry check');
-  const result = checkSource(resolve(io.cwd, dir));
+  const result = checkSource(existingFolder(dir, io.cwd, 'a release source'));
   if (!result.ok) reportProblems(result.problems, io, dir);
   const r = result.release;
   io.out(
@@ -54,7 +54,7 @@ function build(argv: string[], io: CliIo): void {
   const [dir = ''] = positionals(parsed, 1, 'one source folder: rimthan registry build DIR --out FILE', topic);
   const out = stringOption(parsed, 'out');
   if (out === undefined) throw new UsageError('--out FILE is required', topic);
-  const result = buildRelease(resolve(io.cwd, dir));
+  const result = buildRelease(existingFolder(dir, io.cwd, 'a release source'));
   if (!result.ok) reportProblems(result.problems, io, dir);
   const bytes = serializeReleaseFile(result.file);
   const written = createExclusiveFile(resolve(io.cwd, out), bytes);
@@ -69,13 +69,7 @@ function build(argv: string[], io: CliIo): void {
 }
 
 function releaseFrom(path: string, io: CliIo): Release {
-  const absolute = resolve(io.cwd, path);
-  let isDir: boolean;
-  try {
-    isDir = statSync(absolute).isDirectory();
-  } catch (error) {
-    throw new CommandFailed('not_found', `${path} does not exist`, { cause: error });
-  }
+  const { absolute, isDir } = existingPath(path, io.cwd);
   if (isDir) {
     const result = checkSource(absolute);
     if (!result.ok) reportProblems(result.problems, io, path);

@@ -14,7 +14,8 @@ import { parseCommand, positionals, stringOption } from '../args.js';
 import type { OptionSpec, Parsed } from '../args.js';
 import { CommandFailed, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { DEFAULT_RUN_STORE, loadCatalog, openStore } from '../runs-wiring.js';
+import { DEFAULT_RUN_STORE, openStore } from '../run-store.js';
+import { loadCatalog } from '../runs-wiring.js';
 
 const COMMON: OptionSpec = {
   store: { type: 'string' },
@@ -36,7 +37,7 @@ async function existingStore(parsed: Parsed, io: CliIo): Promise<RunStore> {
   if (file !== undefined && !existsSync(file)) {
     throw new CommandFailed('store_unavailable', `no run store at ${file} (pass --store)`);
   }
-  return openStore(spec, io.cwd);
+  return openStore(spec, io.cwd, { create: false });
 }
 
 function session(parsed: Parsed, topic: string): string {

@@ -1,7 +1,8 @@
 /**
  * `rimthan runs list|get|history|cancel`: operator access to one session's durable runs through the same run tools a
  * model uses (same strict arguments, same safe results), printed as JSON. The supervisor is left idle: the command
- * reads and cancels runs but never executes one in the CLI process.
+ * reads and cancels runs but never executes one in the CLI process, and a store that does not exist is an error,
+ * never created. Without `--session` the stdio session kept beside the store is used.
  */
 import { canonicalJson } from '../../core/index.js';
 import type { JsonObject } from '../../core/index.js';
@@ -11,7 +12,9 @@ import { intOption, parseCommand, positionals, stringOption } from '../args.js';
 import type { OptionSpec, Parsed } from '../args.js';
 import { CommandFailed, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { DEFAULT_RUN_STORE, openRunsStack } from '../runs-wiring.js';
+import { DEFAULT_RUN_STORE, maskStoreSpec, resolveStoreSpec } from '../run-store.js';
+import { openRunsStack } from '../runs-wiring.js';
+import { keptSession, sessionFileFor } from '../stdio-session.js';
 
 const COMMON: OptionSpec = {
   store: { type: 'string' },
@@ -19,16 +22,24 @@ const COMMON: OptionSpec = {
   flows: { type: 'string' },
 };
 
+/** `--session`, else the stdio session kept beside the store (what an agent on this machine uses), never created. */
+function sessionOf(parsed: Parsed, storeSpec: string, io: CliIo, topic: string): string {
+  const given = stringOption(parsed, 'session');
+  if (given !== undefined) return given;
+  const resolved = resolveStoreSpec(storeSpec, io.cwd);
+  const kept = keptSession(sessionFileFor(resolved.location, io.env));
+  if (kept !== undefined) return kept;
+  throw new UsageError(
+    `--session ID is required: runs are session-scoped, and no stdio session is kept for ${maskStoreSpec(resolved.spec)}`,
+    topic,
+  );
+}
+
 async function invoke(parsed: Parsed, io: CliIo, tool: ToolName, args: JsonObject, topic: string): Promise<void> {
-  const session = stringOption(parsed, 'session');
-  if (session === undefined) throw new UsageError('--session ID is required (runs are session-scoped)', topic);
-  const stack = await openRunsStack({
-    storeSpec: stringOption(parsed, 'store') ?? DEFAULT_RUN_STORE,
-    flows: stringOption(parsed, 'flows'),
-    cwd: io.cwd,
-    execute: false,
-  });
+  const storeSpec = stringOption(parsed, 'store') ?? DEFAULT_RUN_STORE;
+  const stack = await openRunsStack({ storeSpec, flows: stringOption(parsed, 'flows'), cwd: io.cwd, execute: false });
   try {
+    const session = sessionOf(parsed, storeSpec, io, topic);
     const found = stack.toolsFor(session).find((t) => t.name === tool);
     if (found === undefined) throw new CommandFailed('internal', `run tool ${tool} is missing`);
     const result = await found.invoke(canonicalJson(args));

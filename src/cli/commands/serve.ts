@@ -2,8 +2,6 @@
  * `rimthan serve`: builds the chosen profile once, then serves it over stdio (one server for the process) or stateless
  * Streamable HTTP (one server per request). Needs no configuration; notices go to stderr, stdout carries only protocol.
  */
-import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { TokenSigner } from '../../core/index.js';
 import {
@@ -21,10 +19,13 @@ import type { Principal } from '../../mcp/index.js';
 import { FolderReleaseStore, packagedReleaseStore } from '../../registry/index.js';
 import { choiceOption, intOption, parseCommand, stringList, stringOption } from '../args.js';
 import type { Parsed } from '../args.js';
-import { UsageError } from '../errors.js';
+import { CommandFailed, reasonOf, UsageError } from '../errors.js';
+import { existingFolder } from '../files.js';
 import type { CliIo } from '../io.js';
 import { SUPERVISOR_DEFAULTS } from '../../runs/index.js';
-import { DEFAULT_RUN_STORE, openRunsStack, type RunsStackOptions } from '../runs-wiring.js';
+import { DEFAULT_RUN_STORE, resolveStoreSpec } from '../run-store.js';
+import { openRunsStack, type RunsStackOptions } from '../runs-wiring.js';
+import { keepSession, sessionFileFor } from '../stdio-session.js';
 import { bearerTokens, requestCap, stderrFaultReporter } from '../serve-config.js';
 
 const TOPIC = 'serve';
@@ -69,7 +70,10 @@ function workflowEngine(parsed: Parsed, io: CliIo, maxBytes: number): Serving {
     io.err(`rimthan: ${verb} ${signing.path ?? ''} (set RIMTHAN_WORKFLOW_SIGNING_SECRET to manage keys yourself)`);
   }
   const dir = stringOption(parsed, 'releases');
-  const store = dir === undefined ? packagedReleaseStore() : new FolderReleaseStore(resolve(io.cwd, dir));
+  const store =
+    dir === undefined
+      ? packagedReleaseStore()
+      : new FolderReleaseStore(existingFolder(dir, io.cwd, 'a release store', `--releases ${dir}`));
   const releases = storeReleaseProvider(store, {
     onRefreshRefused: (reason) =>
       io.err(`rimthan: active release refresh refused (${reason}); still serving the last verified release`),
@@ -94,10 +98,21 @@ function workerOptions(parsed: Parsed): NonNullable<RunsStackOptions['worker']> 
   };
 }
 
-async function runs(parsed: Parsed, io: CliIo, maxBytes: number): Promise<Serving> {
+/** The stdio session: `--session`, else the one kept beside the store (generated on first use). */
+function stdioSession(parsed: Parsed, storeSpec: string, io: CliIo): { id: string; notice: string } {
+  const given = stringOption(parsed, 'session');
+  if (given !== undefined) return { id: given, notice: `rimthan: runs session ${given} (from --session)` };
+  const file = sessionFileFor(resolveStoreSpec(storeSpec, io.cwd).location, io.env);
+  const kept = keepSession(file);
+  const verb = kept.created ? 'generated and kept in' : 'kept in';
+  return { id: kept.id, notice: `rimthan: runs session ${kept.id} (${verb} ${file}; --session ID overrides it)` };
+}
+
+async function runs(parsed: Parsed, io: CliIo, maxBytes: number, stdio: boolean): Promise<Serving> {
   const onFault = stderrFaultReporter(io);
+  const storeSpec = stringOption(parsed, 'store') ?? DEFAULT_RUN_STORE;
   const stack = await openRunsStack({
-    storeSpec: stringOption(parsed, 'store') ?? DEFAULT_RUN_STORE,
+    storeSpec,
     flows: stringOption(parsed, 'flows'),
     cwd: io.cwd,
     execute: true,
@@ -112,12 +127,34 @@ async function runs(parsed: Parsed, io: CliIo, maxBytes: number): Promise<Servin
     maxArgumentBytes: maxBytes,
     onFault,
   });
-  const session = stringOption(parsed, 'session') ?? `stdio-${randomUUID()}`;
+  let session: { id: string; notice: string } | undefined;
+  try {
+    session = stdio ? stdioSession(parsed, storeSpec, io) : undefined;
+  } catch (error) {
+    await stack.close();
+    throw error;
+  }
+  if (session !== undefined) io.err(session.notice);
   return {
     serverFor: (principal) => createMcpServer(factory.forSession(principal.id)),
-    stdioPrincipal: { id: session, authenticated: false },
+    stdioPrincipal: { id: session?.id ?? ANONYMOUS.id, authenticated: false },
     close: () => stack.close(),
   };
+}
+
+/** A listen failure in one line: the address, and why (the port is taken, needs privileges, is not ours). */
+function listenFailure(host: string, port: number, error: unknown): CommandFailed {
+  const code = (error as { code?: unknown }).code;
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const why =
+    code === 'EADDRINUSE'
+      ? 'the port is in use (stop what holds it, or choose another with --port; --port 0 picks a free one)'
+      : code === 'EACCES'
+        ? 'permission denied (ports below 1024 need privileges; choose another with --port)'
+        : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+          ? `${host} is not an address of this machine (check --host)`
+          : reasonOf(error);
+  return new CommandFailed('listen_failed', `cannot listen on ${where}: ${why}`, { cause: error });
 }
 
 /** True for an address only this machine can reach. */
@@ -181,10 +218,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   const serving =
     profileName === ProfileName.WorkflowEngine
       ? workflowEngine(parsed, io, maxBytes)
-      : await runs(parsed, io, maxBytes);
+      : await runs(parsed, io, maxBytes, transport === 'stdio');
   try {
     if (transport === 'stdio') {
-      if (profileName === ProfileName.Runs) io.err(`rimthan: runs session ${serving.stdioPrincipal.id}`);
       await serveStdio(serving.serverFor(serving.stdioPrincipal), Promise.race([io.untilStopped(), clientGone()]), {
         maxMessageBytes: maxBytes,
       });
@@ -202,6 +238,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
       ...(tokens === undefined ? {} : { bearerTokens: tokens }),
       serverFor: (principal) => serving.serverFor(principal),
       onFault: (error) => stderrFaultReporter(io)('http', error),
+    }).catch((error: unknown) => {
+      throw listenFailure(host, port, error);
     });
     io.err(
       `rimthan: ${profileName} profile listening on ${endpoint.url}${tokens === undefined ? ' (no bearer token)' : ''}`,

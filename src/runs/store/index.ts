@@ -9,21 +9,26 @@ import type { RunStore } from './types.js';
 export { PostgresRunStore, type PostgresRunStoreOptions } from './postgres.js';
 export { SqliteRunStore, type SqliteRunStoreOptions } from './sqlite.js';
 export { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations.js';
+export { probeRunStore, type StoreProbe } from './probe.js';
 export { STORE_LIMITS, isAllowedTransition } from './validate.js';
 export * from './types.js';
 
+/** Where a run store setting points: a SQLite file or a PostgreSQL connection string. */
+export type RunStoreLocation =
+  { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly connectionString: string };
+
 /**
- * Builds (does not open) a store from one setting: `postgres://…` / `postgresql://…` (PostgreSQL), `sqlite:PATH` or a
- * bare file path (SQLite). Anything else that looks like a URL is refused, so a typo never becomes a file name.
+ * Reads one store setting: `postgres://…` / `postgresql://…` (PostgreSQL), `sqlite:PATH` or a bare file path (SQLite).
+ * Anything else that looks like a URL is refused, so a typo never becomes a file name.
  */
-export function openRunStore(spec: string): RunStore {
+export function parseRunStoreSpec(spec: string): RunStoreLocation {
   const value = spec.trim();
   if (value.length === 0) throw new RimthanError('invalid_argument', 'run store setting is empty');
-  if (/^postgres(ql)?:\/\//i.test(value)) return new PostgresRunStore({ connectionString: value });
+  if (/^postgres(ql)?:\/\//i.test(value)) return { kind: 'postgres', connectionString: value };
   if (/^sqlite:/i.test(value)) {
     const path = value.slice('sqlite:'.length);
     if (path.length === 0) throw new RimthanError('invalid_argument', 'sqlite: needs a file path');
-    return new SqliteRunStore(path);
+    return { kind: 'sqlite', path };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
     throw new RimthanError(
@@ -31,5 +36,13 @@ export function openRunStore(spec: string): RunStore {
       'run store must be sqlite:PATH, a file path, or a postgres:// / postgresql:// URL',
     );
   }
-  return new SqliteRunStore(value);
+  return { kind: 'sqlite', path: value };
+}
+
+/** Builds (does not open) a store from one setting (see parseRunStoreSpec). */
+export function openRunStore(spec: string): RunStore {
+  const location = parseRunStoreSpec(spec);
+  return location.kind === 'postgres'
+    ? new PostgresRunStore({ connectionString: location.connectionString })
+    : new SqliteRunStore(location.path);
 }

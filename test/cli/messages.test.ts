@@ -1,0 +1,289 @@
+/**
+ * docs/cli.md's table of exit codes and messages, checked against the real executable: every row is produced by at
+ * least one scenario here, with the row's exit code, as one line on stderr (plus `See: …` for usage errors), without a
+ * stack and without `--debug`. A message the CLI changes, or a row nobody can produce, fails here.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { packageRoot } from '../../src/core/index.js';
+import { SqliteRunStore } from '../../src/runs/index.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+const ROOT = packageRoot();
+const SOURCE = join(ROOT, 'releases', 'src', 'research-decision');
+
+interface Row {
+  readonly exit: number;
+  readonly template: string;
+  readonly pattern: RegExp;
+}
+
+/** The rows of the "Exit codes and messages" table: exit code and message template (`<…>` = any text). */
+function documentedRows(): Row[] {
+  const doc = readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8');
+  const section = doc.split(/^## Exit codes and messages$/m)[1]?.split(/^## /m)[0] ?? '';
+  const rows: Row[] = [];
+  for (const line of section.split('\n')) {
+    const m = /^\| ([12]) +\| (`+) ?(.+?) ?\2 +\|/.exec(line);
+    if (m === null) continue;
+    const template = m[3] ?? '';
+    const source = template
+      .split(/<[^<>]+>/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*?');
+    rows.push({ exit: Number(m[1]), template, pattern: new RegExp(`^${source}$`) });
+  }
+  return rows;
+}
+
+interface Scenario {
+  /** The template of the row this scenario produces, exactly as the table writes it. */
+  readonly row: string;
+  readonly args: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly input?: string;
+  /** Text that must not appear on stderr (a password, a token). */
+  readonly secret?: string;
+  /** Runs the executable some other way (a deleted working directory). */
+  readonly run?: () => { status: number | null; stderr: string };
+}
+
+describe('docs/cli.md: every message, with its exit code, from the real executable', () => {
+  const work = mkdtempSync(join(tmpdir(), 'rimthan-messages-'));
+  const at = (...parts: string[]): string => join(work, ...parts);
+  const store = `sqlite:${at('existing', 'runs.db')}`;
+  let busy: Server;
+  let busyPort = 0;
+
+  before(async () => {
+    mkdirSync(at('existing'));
+    const created = new SqliteRunStore(at('existing', 'runs.db'));
+    await created.open();
+    await created.close();
+    for (const name of ['bad-session', 'unreadable-session']) {
+      mkdirSync(at(name));
+      const s = new SqliteRunStore(at(name, 'runs.db'));
+      await s.open();
+      await s.close();
+    }
+    writeFileSync(at('bad-session', 'runs.db.stdio-session'), 'not a session id\n');
+    mkdirSync(at('unreadable-session', 'runs.db.stdio-session'));
+    mkdirSync(at('dangling'));
+    symlinkSync(at('dangling', 'nowhere'), at('dangling', 'runs.db.stdio-session'));
+    writeFileSync(at('garbage.db'), 'this is not a database, only text that is long enough to be a header'.repeat(4));
+    writeFileSync(at('broken.mjs'), "throw new Error('the module broke while loading');\n");
+    writeFileSync(at('neither.mjs'), 'export const something = 1;\n');
+    writeFileSync(at('bad-flow.mjs'), "export const flows = [{ name: 'Not A Flow' }];\n");
+    writeFileSync(
+      at('late.mjs'),
+      "setTimeout(() => { throw new TypeError('late'); }, 50);\nexport const flows = [];\n",
+    );
+    writeFileSync(at('a-file'), 'not a folder\n');
+    writeFileSync(at('other.json'), 'x');
+    writeFileSync(at('garbage.json'), '{"not": "a release"}');
+    writeFileSync(at('empty-tokens'), '\n\n');
+    writeFileSync(at('short-tokens'), 'short\n');
+    writeFileSync(
+      at('many-tokens'),
+      Array.from({ length: 1025 }, (_, i) => `token-${String(i).padStart(12, '0')}`).join('\n'),
+    );
+    mkdirSync(at('insecure', 'rimthan'), { recursive: true });
+    writeFileSync(at('insecure', 'rimthan', 'signing-key.json'), '{}\n');
+    chmodSync(at('insecure', 'rimthan', 'signing-key.json'), 0o644);
+    busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    busyPort = (busy.address() as { port: number }).port;
+  });
+  after(async () => {
+    await new Promise<void>((resolve) => busy.close(() => resolve()));
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  const scenarios = (): Scenario[] => [
+    { row: 'missing command', args: [] },
+    { row: 'missing <group> subcommand', args: ['runs'] },
+    { row: 'unknown command: <words>', args: ['launch'] },
+    { row: 'unknown command: <words>', args: ['registry', 'publish'] },
+    {
+      row: 'unknown option <option> (an argument that starts with - goes after --, as in: -- <option>)',
+      args: ['serve', '--bogus'],
+    },
+    { row: '<option> needs a value', args: ['serve', '--port'] },
+    { row: '<option> takes no value', args: ['serve', '--help=yes'] },
+    { row: 'expected <what>', args: ['runs', 'get', '--store', store] },
+    { row: 'expected <what>', args: ['runs', 'session-id', 'a-token-on-the-command-line'], secret: 'a-token-on-the' },
+    { row: '--<option> must be one of <choices>', args: ['serve', '--transport', 'carrier-pigeon'] },
+    { row: '--<option> must be an integer from <min> to <max>', args: ['serve', '--port', '99999'] },
+    { row: '--<option> applies only to <what>', args: ['serve', '--session', 'x'] },
+    { row: 'unexpected argument: <argument>', args: ['serve', 'extra'] },
+    { row: '--out FILE is required', args: ['registry', 'build', SOURCE] },
+    {
+      row: '--session ID is required: runs are session-scoped, and no stdio session is kept for <store>',
+      args: ['runs', 'list', '--store', store],
+    },
+    {
+      row: '--profile runs on <host> needs a bearer token (--token-file or RIMTHAN_MCP_BEARER_TOKEN); without one, serve on 127.0.0.1',
+      args: ['serve', '--profile', 'runs', '--transport', 'http', '--host', '0.0.0.0', '--store', store],
+    },
+    {
+      row: 'cannot open the run store <store>: <reason>',
+      args: ['runs', 'list', '--session', 's', '--store', at('garbage.db')],
+    },
+    {
+      row: 'cannot open the run store <store>: <reason>',
+      args: ['runs', 'list', '--session', 's', '--store', 'postgres://rimthan:s3cret-pw@127.0.0.1:1/runs'],
+      secret: 's3cret-pw',
+    },
+    {
+      row: 'no run store at <store>: <why> (check --store; `rimthan serve --profile runs` creates one)',
+      args: ['runs', 'list', '--session', 's', '--store', at('typo', 'dir', 'runs.db')],
+    },
+    { row: '--store <store>: <reason>', args: ['runs', 'list', '--session', 's', '--store', 'ftp://host/runs'] },
+    {
+      row: 'cannot load --flows module <module>: <reason>',
+      args: ['runs', 'list', '--session', 's', '--store', store, '--flows', at('broken.mjs')],
+    },
+    {
+      row: 'cannot load --flows module <module>: <reason>',
+      args: ['runs', 'list', '--session', 's', '--store', store, '--flows', at('missing.mjs')],
+    },
+    {
+      row: '--flows module <module> exports neither `flows` nor a default FlowCatalog',
+      args: ['runs', 'list', '--session', 's', '--store', store, '--flows', at('neither.mjs')],
+    },
+    {
+      row: '--flows module <module>: flows[<index>] is refused: <reason>',
+      args: ['runs', 'list', '--session', 's', '--store', store, '--flows', at('bad-flow.mjs')],
+    },
+    {
+      row: 'cannot listen on <address>: <reason>',
+      args: ['serve', '--transport', 'http', '--port', String(busyPort)],
+    },
+    { row: '<path> does not exist', args: ['serve', '--releases', at('no-releases')] },
+    { row: '<path> is not a folder (<what> is a folder)', args: ['serve', '--releases', at('a-file')] },
+    { row: '<path> does not exist', args: ['registry', 'check', at('no', 'such', 'dir')] },
+    { row: '<path> does not exist', args: ['registry', 'graph', at('no-such-release.json')] },
+    { row: '<path> is not a folder (<what> is a folder)', args: ['registry', 'check', at('a-file')] },
+    { row: '<count> problem<s> in <folder>', args: ['registry', 'check', at('existing')] },
+    {
+      row: '<file> already exists with different content (release files are immutable)',
+      args: ['registry', 'build', SOURCE, '--out', at('other.json')],
+    },
+    { row: '<path> is not a valid release file (<reason>)', args: ['registry', 'graph', at('garbage.json')] },
+    { row: 'no workflow <workflow> in release <release>', args: ['registry', 'graph', SOURCE, '--workflow', 'nope'] },
+    {
+      row: 'cannot read --token-file <file>: <reason>',
+      args: ['serve', '--transport', 'http', '--token-file', at('no-tokens')],
+    },
+    { row: '<source> holds no token', args: ['serve', '--transport', 'http', '--token-file', at('empty-tokens')] },
+    { row: '<source> holds no token', args: ['runs', 'session-id'], input: '' },
+    {
+      row: '<source> line <n>: a bearer token must be 16 to 4096 printable ASCII characters without spaces',
+      args: ['runs', 'session-id', '--token-file', at('short-tokens')],
+    },
+    {
+      row: '<source> holds more than 1024 tokens',
+      args: ['serve', '--transport', 'http', '--token-file', at('many-tokens')],
+    },
+    {
+      row: 'RIMTHAN_MCP_BEARER_TOKEN must be 16 to 4096 printable ASCII characters without spaces',
+      args: ['serve', '--transport', 'http'],
+      env: { RIMTHAN_MCP_BEARER_TOKEN: 'short secret' },
+      secret: 'short secret',
+    },
+    {
+      row: 'RIMTHAN_MCP_MAX_REQUEST_BYTES must be an integer from 1024 to 268435456',
+      args: ['serve'],
+      env: { RIMTHAN_MCP_MAX_REQUEST_BYTES: '5' },
+    },
+    { row: 'stdin holds more than <n> bytes', args: ['runs', 'session-id'], input: 'x'.repeat(4_300_000) },
+    {
+      row: '<file> does not hold a session id (1 to 256 printable characters); fix it, or pass --session',
+      args: ['runs', 'list', '--store', at('bad-session', 'runs.db')],
+    },
+    {
+      row: 'cannot read the stdio session <file>: <reason>',
+      args: ['runs', 'list', '--store', at('unreadable-session', 'runs.db')],
+    },
+    {
+      row: 'cannot keep the stdio session in <file>: <reason>',
+      args: ['serve', '--profile', 'runs', '--store', at('dangling', 'runs.db')],
+    },
+    {
+      row: 'the working directory does not exist any more',
+      args: [],
+      run: () => {
+        const script = 'mkdir "$1" && cd "$1" && rmdir "$1" && exec "$2" "$3" registry check .';
+        const r = spawnSync('/bin/sh', ['-c', script, 'sh', at('gone'), process.execPath, MAIN], {
+          env: { PATH: process.env['PATH'] ?? '', HOME: work, XDG_STATE_HOME: work },
+          encoding: 'utf8',
+        });
+        return { status: r.status, stderr: r.stderr };
+      },
+    },
+    { row: '<code>: <message>', args: ['serve'], env: { RIMTHAN_WORKFLOW_SIGNING_SECRET: 'too short' } },
+    { row: '<code>: <message>', args: ['serve'], env: { RIMTHAN_WORKFLOW_SIGNING_KEY_ID: 'laptop-1' } },
+    { row: '<code>: <message>', args: ['serve'], env: { XDG_STATE_HOME: at('insecure') } },
+    { row: 'cannot <operation> <path>: <reason> (<code>)', args: ['serve'], env: { XDG_STATE_HOME: at('a-file') } },
+    {
+      row: 'unexpected failure: <kind> (run again as `rimthan --debug <command> ...` for the stack)',
+      args: ['runs', 'list', '--session', 's', '--store', store, '--flows', at('late.mjs')],
+    },
+  ];
+
+  test('every documented row is produced, with its exit code, in one line without a stack', () => {
+    const rows = documentedRows();
+    assert.ok(rows.length >= 40, `the table has ${rows.length} rows`);
+    const covered = new Set<string>();
+    for (const s of scenarios()) {
+      const row = rows.find((r) => r.template === s.row);
+      assert.ok(row !== undefined, `docs/cli.md has no row ${s.row}`);
+      const result =
+        s.run?.() ??
+        (() => {
+          const r = spawnSync(process.execPath, [MAIN, ...s.args], {
+            cwd: work,
+            env: { PATH: process.env['PATH'] ?? '', HOME: work, XDG_STATE_HOME: at('state'), ...s.env },
+            input: s.input ?? '',
+            encoding: 'utf8',
+            timeout: 120_000,
+          });
+          return { status: r.status, stderr: `${r.stderr}${r.signal === null ? '' : ` (killed by ${r.signal})`}` };
+        })();
+      const shown = `rimthan ${s.args.join(' ')}`.slice(0, 200);
+      assert.equal(result.status, row.exit, `${shown}: ${result.stderr}`);
+      const lines = result.stderr.replace(/\n$/, '').split('\n');
+      const message = lines.find((l) => l.startsWith('rimthan: ') && !/^rimthan: (generated|signing)/.test(l));
+      assert.ok(message !== undefined, `${shown}: no message in ${result.stderr}`);
+      assert.match(message.slice('rimthan: '.length), row.pattern, `${shown}`);
+      const rest = lines.filter((l) => l !== message && !/^rimthan: (generated|signing)/.test(l));
+      assert.deepEqual(rest, row.exit === 2 ? [rest[0] ?? ''] : [], `${shown}: one line`);
+      if (row.exit === 2) assert.match(rest[0] ?? '', /^See: rimthan( [a-z -]+)? --help$/);
+      assert.doesNotMatch(result.stderr, /\n\s+at /, `${shown}: no stack`);
+      if (s.secret !== undefined) assert.ok(!result.stderr.includes(s.secret), `${shown}: the secret is not shown`);
+      covered.add(row.template);
+    }
+    assert.deepEqual(
+      rows.filter((r) => !covered.has(r.template)).map((r) => r.template),
+      [],
+      'every row has a scenario',
+    );
+  });
+
+  test('an operator command on a mistyped store creates nothing', () => {
+    const result = spawnSync(process.execPath, [MAIN, 'runs', 'list', '--store', at('typo2', 'x.db')], {
+      cwd: work,
+      encoding: 'utf8',
+    });
+    assert.equal(result.status, 1);
+    assert.throws(() => readFileSync(at('typo2', 'x.db')), { code: 'ENOENT' });
+    assert.throws(() => readFileSync(at('typo2')), { code: 'ENOENT' });
+  });
+});
