@@ -33,7 +33,7 @@ describe('crash recovery', () => {
       const startedByChild = startedBy(sideFile, 'child');
       const runs = await temp.store.listRuns(sessionId, { limit: 100 });
       assert.equal(runs.length, RUNS);
-      const checkpointed = await checkpointedVertices(temp.store, runs);
+      const checkpointed = await checkpointedVertices(temp.store, runs, sideFile);
       assert.ok(checkpointed.size > 0, 'some vertices completed before the crash');
       assert.ok(
         runs.some((r) => r.status === 'running'),

@@ -67,7 +67,7 @@ describe('two workers sharing one PostgreSQL schema', { skip: reason ?? false },
 
       const runs = await store.listRuns(sessionId, { limit: 100 });
       assert.equal(runs.length, RUNS);
-      const checkpointed = await checkpointedVertices(store, runs);
+      const checkpointed = await checkpointedVertices(store, runs, sideFile);
       await waitFor(async () => {
         const all = await store.listRuns(sessionId, { limit: 100 });
         return all.every((r) => r.status === 'completed') ? true : undefined;

@@ -58,7 +58,11 @@ describe('three PostgreSQL workers, one killed', { skip: reason ?? false }, () =
         // Kill w0 once it is past the hold on some runs: it has runs in the middle, and most runs are still open.
         await waitFor(() => (/ v2 \S+ w0\n/.test(readFileSync(sideFile, 'utf8')) ? true : undefined), 60_000);
         await workers[0]?.kill();
-        const checkpointed = await checkpointedVertices(store, await store.listRuns(sessionId, { limit: 1000 }));
+        const checkpointed = await checkpointedVertices(
+          store,
+          await store.listRuns(sessionId, { limit: 1000 }),
+          sideFile,
+        );
         await waitFor(async () => {
           const runs = await store.listRuns(sessionId, { limit: 1000 });
           return runs.every((r) => r.status === 'completed') ? true : undefined;
