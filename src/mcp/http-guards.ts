@@ -1,24 +1,17 @@
 /**
  * The checks a Streamable HTTP request passes before any MCP code sees it: Host allow-list (DNS rebinding), Origin
- * (present and not allowed → 403), bearer tokens (constant-time; 401 + WWW-Authenticate), and the JSON error answers.
+ * (present and not allowed → 403), authentication refusals (401/403 + WWW-Authenticate; the credential itself is
+ * checked by an identity `Authenticator`), and the JSON error answers.
  * Every answer is JSON (never HTML, never a stack) and carries `Cache-Control: private, no-store`.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isJsonObject, RimthanError, sha256Hex } from '../core/index.js';
+import { isJsonObject, RimthanError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
-import { principalIdOf } from './principal.js';
+import { bearerChallenge } from '../identity/index.js';
+import type { AuthRefusal, ChallengeOptions } from '../identity/index.js';
 import { RpcCode } from './wire.js';
 
 export const CACHE_CONTROL = 'private, no-store';
-
-/** Who is calling: `anonymous` without auth, else a stable pseudonym derived from the bearer token. */
-export interface Principal {
-  readonly id: string;
-  readonly authenticated: boolean;
-}
-
-export const ANONYMOUS: Principal = Object.freeze({ id: 'anonymous', authenticated: false });
 
 /** The JSON-RPC-shaped error body every refusal carries (`id` is the request's when it is known, else null). */
 export function jsonErrorBody(code: number, message: string, id: string | number | null = null): string {
@@ -63,20 +56,9 @@ export function hostnameOf(hostHeader: string): string | undefined {
   return match[1];
 }
 
-function digestOf(token: string): Buffer {
-  return Buffer.from(sha256Hex(token), 'hex');
-}
-
-/** The principal of a token: a one-way pseudonym (principalIdOf), so logs and stores never hold the token itself. */
-function principalOf(token: string): Principal {
-  return { id: principalIdOf({ kind: 'bearer', token }), authenticated: true };
-}
-
 export interface RequestGuardOptions {
   readonly allowedHosts: readonly string[];
   readonly allowedOrigins: readonly string[];
-  /** Accepted bearer tokens, one session each; empty or absent: no authentication. */
-  readonly bearerTokens?: readonly string[];
 }
 
 /**
@@ -86,7 +68,6 @@ export interface RequestGuardOptions {
 export class RequestGuard {
   private readonly hosts: ReadonlySet<string>;
   private readonly origins: ReadonlySet<string>;
-  private readonly tokens: readonly { readonly digest: Buffer; readonly principal: Principal }[];
 
   constructor(opts: RequestGuardOptions) {
     const hosts = new Set<string>();
@@ -99,7 +80,6 @@ export class RequestGuard {
     }
     this.hosts = hosts;
     this.origins = new Set(opts.allowedOrigins.map((o) => o.toLowerCase()));
-    this.tokens = (opts.bearerTokens ?? []).map((t) => ({ digest: digestOf(t), principal: principalOf(t) }));
   }
 
   /** True when the Host header names an allowed host (any port). */
@@ -127,27 +107,11 @@ export class RequestGuard {
     return name !== undefined && this.hosts.has(name);
   }
 
-  /**
-   * The caller, or `undefined` when tokens are configured and the presented one is missing or matches none. Every
-   * configured token is compared (SHA-256 digests of equal length, `timingSafeEqual`, no early exit), so neither the
-   * length nor the content of a token, nor which one matched, shows in the timing.
-   */
-  authenticate(req: IncomingMessage): Principal | undefined {
-    if (this.tokens.length === 0) return ANONYMOUS;
-    const header = req.headers.authorization;
-    const match = header === undefined ? null : /^Bearer ([\x21-\x7e]{1,4096})$/i.exec(header.trim());
-    const given = digestOf(match?.[1] ?? '');
-    let found: Principal | undefined;
-    for (const token of this.tokens) {
-      if (timingSafeEqual(given, token.digest) && match !== null) found = token.principal;
-    }
-    return found;
-  }
-
-  /** 401 with the challenge the MCP authorization spec asks for. */
-  static unauthorized(res: ServerResponse, presented: boolean): void {
-    const challenge = presented ? 'Bearer realm="rimthan", error="invalid_token"' : 'Bearer realm="rimthan"';
-    sendJsonError(res, 401, RpcCode.InvalidRequest, 'authentication required', { 'WWW-Authenticate': challenge });
+  /** The 401/403 answer for an authentication refusal, with the challenge the MCP authorization spec asks for. */
+  static refuse(res: ServerResponse, refusal: AuthRefusal, challenge: ChallengeOptions = {}): void {
+    sendJsonError(res, refusal.status, RpcCode.InvalidRequest, refusal.message, {
+      'WWW-Authenticate': bearerChallenge(refusal, challenge),
+    });
   }
 }
 

@@ -11,7 +11,8 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { parseStrictJsonBytes } from '../core/index.js';
 import { CACHE_CONTROL, inspectMessages, jsonErrorBody, RequestGuard, sendJsonError } from './http-guards.js';
-import type { Principal } from './http-guards.js';
+import { NO_AUTHENTICATION, staticTokenAuthenticator } from '../identity/index.js';
+import type { Authenticator, Principal } from '../identity/index.js';
 import { RpcCode } from './wire.js';
 
 /** How long a client may take; every value is in milliseconds. */
@@ -45,9 +46,9 @@ export interface HttpTransportOptions {
   readonly allowedHosts?: readonly string[];
   /** Extra exact Origins accepted (an Origin whose host is an allowed host is always accepted). */
   readonly allowedOrigins?: readonly string[];
-  /** When set, every request needs `Authorization: Bearer <token>`. */
-  readonly bearerToken?: string;
-  /** Several accepted tokens, each its own principal (session); combined with `bearerToken`. */
+  /** Who may call. Default: the static `bearerTokens` when given, else nobody is asked (loopback use only). */
+  readonly authenticator?: Authenticator;
+  /** Accepted static bearer tokens, each its own principal (session); ignored when `authenticator` is given. */
   readonly bearerTokens?: readonly string[];
   readonly timeouts?: HttpTimeouts;
   /** A server for one request, bound to the caller (the runs profile scopes runs to the principal). */
@@ -137,14 +138,20 @@ function urlOf(rawUrl: string | undefined): URL | undefined {
   }
 }
 
+/** The authenticator the options ask for (see {@link HttpTransportOptions.authenticator}). */
+function authenticatorOf(opts: HttpTransportOptions): Authenticator {
+  if (opts.authenticator !== undefined) return opts.authenticator;
+  const tokens = opts.bearerTokens ?? [];
+  return tokens.length === 0 ? NO_AUTHENTICATION : staticTokenAuthenticator(tokens);
+}
+
 /** The request listener: guards, body cap, one stateless MCP exchange. Exported for embedding in another server. */
 export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const path = opts.path ?? '/mcp';
-  const tokens = [...(opts.bearerToken === undefined ? [] : [opts.bearerToken]), ...(opts.bearerTokens ?? [])];
+  const authenticator = authenticatorOf(opts);
   const guard = new RequestGuard({
     allowedHosts: opts.allowedHosts ?? DEFAULT_ALLOWED_HOSTS,
     allowedOrigins: opts.allowedOrigins ?? [],
-    bearerTokens: tokens,
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -153,8 +160,9 @@ export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMe
     if (!guard.originAllowed(req)) return sendJsonError(res, 403, RpcCode.InvalidRequest, 'origin not allowed');
     const url = urlOf(req.url);
     if (url?.pathname !== path) return sendJsonError(res, 404, RpcCode.InvalidRequest, 'not found');
-    const principal = guard.authenticate(req);
-    if (principal === undefined) return RequestGuard.unauthorized(res, req.headers.authorization !== undefined);
+    const auth = await authenticator.authenticate(req.headers.authorization);
+    if (!auth.ok) return RequestGuard.refuse(res, auth);
+    const principal = auth.principal;
     if (req.method !== 'POST') {
       return sendJsonError(res, 405, RpcCode.InvalidRequest, 'method not allowed', { Allow: 'POST' });
     }

@@ -28,12 +28,10 @@ export {
   HTTP_TIMEOUT_DEFAULTS,
 } from './http.js';
 export type { HttpEndpoint, HttpTransportOptions, HttpTimeouts } from './http.js';
-export type { Principal } from './http-guards.js';
-export { ANONYMOUS, CACHE_CONTROL } from './http-guards.js';
+export { CACHE_CONTROL } from './http-guards.js';
 export { serveStdio, StrictStdioTransport } from './stdio.js';
 export type { StdioOptions } from './stdio.js';
 export { loadSigningSetup, rimthanStateDirectory } from './signing-key.js';
-export { principalIdOf, type PrincipalCredential } from './principal.js';
 export type { SigningSetup } from './signing-key.js';
 export { CACHE_SCOPE_META_KEY, JsonRpcFault, RpcCode } from './wire.js';
 export { packageVersion } from './version.js';

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JsonObject } from '../../src/core/index.js';
 import { runCli } from '../../src/cli/run.js';
-import { principalIdOf } from '../../src/mcp/index.js';
+import { principalIdOf } from '../../src/identity/index.js';
 import { callTool } from '../mcp/support/connect.js';
 import { repositoryWith } from '../runs/fixtures/git-repo.js';
 import { captureIo } from './support.js';

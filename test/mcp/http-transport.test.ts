@@ -70,7 +70,7 @@ describe('Streamable HTTP transport', () => {
     endpoint = await startHttpTransport({
       port: 0,
       maxRequestBytes: CAP,
-      bearerToken: TOKEN,
+      bearerTokens: [TOKEN],
       serverFor: () => createMcpServer(profile),
     });
   });
@@ -159,7 +159,7 @@ describe('Streamable HTTP transport', () => {
       return createMcpServer(profile);
     };
     const open = await startHttpTransport({ port: 0, maxRequestBytes: CAP, serverFor });
-    const closed = await startHttpTransport({ port: 0, maxRequestBytes: CAP, bearerToken: TOKEN, serverFor });
+    const closed = await startHttpTransport({ port: 0, maxRequestBytes: CAP, bearerTokens: [TOKEN], serverFor });
     try {
       await send(open.url, { headers: MCP_HEADERS, body: INITIALIZE });
       await send(closed.url, { headers: { ...MCP_HEADERS, ...AUTH }, body: INITIALIZE });

@@ -3,7 +3,7 @@
  * transport computes it (principalIdOf), so an operator can run `rimthan runs list --session ID` for a caller. Tokens
  * come from stdin or a token file, never from the command line, where other users could read them.
  */
-import { principalIdOf } from '../../mcp/index.js';
+import { principalIdOf } from '../../identity/index.js';
 import { parseCommand, positionals, stringOption } from '../args.js';
 import type { CliIo } from '../io.js';
 import { MAX_TOKEN_TEXT_BYTES, parseTokenLines, readTokenFile } from '../serve-config.js';

@@ -4,8 +4,9 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { TokenSigner } from '../../core/index.js';
+import { ANONYMOUS } from '../../identity/index.js';
+import type { Principal } from '../../identity/index.js';
 import {
-  ANONYMOUS,
   createMcpServer,
   createRunsProfileFactory,
   createWorkflowEngineProfile,
@@ -15,7 +16,6 @@ import {
   startHttpTransport,
   storeReleaseProvider,
 } from '../../mcp/index.js';
-import type { Principal } from '../../mcp/index.js';
 import { FolderReleaseStore, packagedReleaseStore } from '../../registry/index.js';
 import { choiceOption, intOption, parseCommand, stringList, stringOption } from '../args.js';
 import type { Parsed } from '../args.js';
@@ -137,7 +137,7 @@ async function runs(parsed: Parsed, io: CliIo, maxBytes: number, stdio: boolean)
   if (session !== undefined) io.err(session.notice);
   return {
     serverFor: (principal) => createMcpServer(factory.forSession(principal.id)),
-    stdioPrincipal: { id: session?.id ?? ANONYMOUS.id, authenticated: false },
+    stdioPrincipal: { ...ANONYMOUS, id: session?.id ?? ANONYMOUS.id },
     close: () => stack.close(),
   };
 }

@@ -13,7 +13,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { sha256Hex } from '../../core/index.js';
-import { RequestGuard } from '../../mcp/index.js';
+import { staticTokenAuthenticator } from '../../identity/index.js';
+import type { Authenticator } from '../../identity/index.js';
 
 export type ConsolePrincipal = { readonly kind: 'operator' } | { readonly kind: 'caller'; readonly session: string };
 
@@ -44,7 +45,7 @@ export interface AuthOptions {
 export class ConsoleAuth {
   readonly mode: 'link' | 'tokens';
   #linkToken: Buffer | undefined;
-  readonly #guard: RequestGuard | undefined;
+  readonly #callers: Authenticator | undefined;
   readonly #sessions = new Map<string, CookieSession>();
   readonly #secure: boolean;
   readonly #now: () => number;
@@ -53,10 +54,7 @@ export class ConsoleAuth {
     this.mode = opts.mode;
     this.#secure = opts.secureCookie;
     this.#now = opts.now ?? Date.now;
-    this.#guard =
-      opts.mode === 'tokens'
-        ? new RequestGuard({ allowedHosts: [], allowedOrigins: [], bearerTokens: opts.tokens ?? [] })
-        : undefined;
+    this.#callers = opts.mode === 'tokens' ? staticTokenAuthenticator(opts.tokens ?? []) : undefined;
   }
 
   /** `link` mode: a fresh one-time token for the printed URL (any earlier one stops working). */
@@ -75,23 +73,26 @@ export class ConsoleAuth {
   }
 
   /** `tokens` mode: the caller a bearer token stands for (the runs profile's session pseudonym). */
-  callerOf(token: string): ConsolePrincipal | undefined {
-    const principal = this.#guard?.authenticate({ headers: { authorization: `Bearer ${token}` } } as IncomingMessage);
-    return principal === undefined || !principal.authenticated ? undefined : { kind: 'caller', session: principal.id };
+  async callerOf(authorization: string): Promise<ConsolePrincipal | undefined> {
+    const outcome = await this.#callers?.authenticate(authorization);
+    if (outcome === undefined || !outcome.ok || !outcome.principal.authenticated) return undefined;
+    return { kind: 'caller', session: outcome.principal.id };
   }
 
   /** Signs a caller in with a token from the login form; the Set-Cookie value, or undefined. */
-  login(token: string): string | undefined {
-    const caller = this.callerOf(token);
+  async login(token: string): Promise<string | undefined> {
+    const caller = await this.callerOf(`Bearer ${token}`);
     return caller === undefined ? undefined : this.#newSession(caller);
   }
 
   /** The request's principal and how it authenticated, or undefined. */
-  principalOf(req: IncomingMessage): { principal: ConsolePrincipal; via: 'cookie' | 'bearer' } | undefined {
+  async principalOf(
+    req: IncomingMessage,
+  ): Promise<{ principal: ConsolePrincipal; via: 'cookie' | 'bearer' } | undefined> {
     const header = req.headers.authorization;
-    if (header !== undefined && this.#guard !== undefined) {
-      const caller = this.#guard.authenticate(req);
-      return caller === undefined ? undefined : { principal: { kind: 'caller', session: caller.id }, via: 'bearer' };
+    if (header !== undefined && this.#callers !== undefined) {
+      const caller = await this.callerOf(header);
+      return caller === undefined ? undefined : { principal: caller, via: 'bearer' };
     }
     const match = COOKIE_PATTERN.exec(req.headers.cookie ?? '');
     if (match?.[1] === undefined) return undefined;

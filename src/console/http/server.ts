@@ -46,7 +46,7 @@ async function login(req: IncomingMessage, res: ServerResponse, auth: ConsoleAut
   if (bytes === 'gone') return;
   if (bytes === 'too_large') return sendError(res, { code: 'too_large', message: 'the sign-in form is too large' });
   const token = new URLSearchParams(bytes.toString('utf8')).get('token')?.trim() ?? '';
-  const cookie = token === '' ? undefined : auth.login(token);
+  const cookie = token === '' ? undefined : await auth.login(token);
   if (cookie === undefined) return redirect(res, '/login?failed=1');
   redirect(res, '/', cookie);
 }
@@ -90,7 +90,7 @@ export function consoleListener(opts: ConsoleServerOptions): (req: IncomingMessa
       return serveAsset(res, asset, method);
     }
 
-    const who = auth.principalOf(req);
+    const who = await auth.principalOf(req);
     if (who === undefined) {
       req.resume();
       return auth.mode === 'link'
