@@ -18,6 +18,39 @@ describeRunStoreConformance(
 );
 
 describe('PostgreSQL wake-ups', { skip: reason ?? false }, () => {
+  test('wake-ups sent at once by one worker all reach another worker', { timeout: 30_000 }, async () => {
+    const shared = `${schema}_n`;
+    const sender = new PostgresRunStore({ connectionString: url, schema: shared });
+    const receiver = new PostgresRunStore({ connectionString: url, schema: shared });
+    await sender.open();
+    await receiver.open();
+    try {
+      const ids = Array.from({ length: 300 }, (_, i) => `run-${i}`);
+      const heard = new Set<string>();
+      const all = new Promise<void>((resolve) => {
+        receiver.onNotify((id) => {
+          heard.add(id);
+          if (ids.every((x) => heard.has(x))) resolve();
+        });
+      });
+      while (!heard.has('probe')) {
+        // until the receiver's LISTEN connection is up
+        await sender.notify('probe');
+        await sleep(50);
+      }
+      // One over-long id is refused on its own; the 300 others still go out (they share statements).
+      const sent = await Promise.allSettled([...ids, 'x'.repeat(300)].map((id) => sender.notify(id)));
+      assert.equal(sent.filter((s) => s.status === 'fulfilled').length, ids.length);
+      const refused = sent.find((s) => s.status === 'rejected');
+      assert.match(String((refused as PromiseRejectedResult).reason), /run_id exceeds/);
+      await all;
+    } finally {
+      await sender.close();
+      await receiver.close();
+      await dropSchema(shared);
+    }
+  });
+
   test('the LISTEN connection reconnects after the server drops it', { timeout: 15_000 }, async () => {
     const isolated = `${schema}_l`;
     const store = new PostgresRunStore({ connectionString: url, schema: isolated });

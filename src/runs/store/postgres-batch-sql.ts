@@ -190,6 +190,15 @@ export function createBatchValues(records: readonly NewRunRecord[]): unknown[] {
  */
 export const UNSYNCED = `(SELECT set_config('synchronous_commit', 'off', true))`;
 
+/**
+ * Many wake-ups in one unsynced statement ($1 the channel, $2 the run ids). A NOTIFY transaction takes PostgreSQL's
+ * database-wide notify lock until it has committed, so one NOTIFY per statement, each waiting for its own WAL flush,
+ * would serialise every notifying worker; a wake-up is a hint sent after the write it announces was acknowledged, so
+ * it needs no flush of its own.
+ */
+export const NOTIFY_BATCH_SQL = `WITH relaxed AS ${UNSYNCED}
+    SELECT count(pg_notify($1, u.run_id)) FROM unnest($2::text[]) AS u(run_id), relaxed`;
+
 /** Many inputs in one unsynced statement. */
 export function inputBatchSql(q: string): string {
   return `WITH relaxed AS ${UNSYNCED}

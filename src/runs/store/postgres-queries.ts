@@ -1,7 +1,7 @@
 /**
  * SQL text of the PostgreSQL run store for one (quoted) schema. Values are always bound parameters.
  */
-import { commitBatchSql, createBatchSql, inputBatchSql, UNSYNCED } from './postgres-batch-sql.js';
+import { commitBatchSql, createBatchSql, inputBatchSql, NOTIFY_BATCH_SQL, UNSYNCED } from './postgres-batch-sql.js';
 import { ACTIVITY_COLUMNS, RUN_COLUMNS } from './rows.js';
 
 /** Builds the store's queries for schema `q` (already quoted by quoteSchema). */
@@ -65,7 +65,7 @@ export function postgresQueries(q: string) {
       RETURNING run_id`,
     release: `WITH relaxed AS ${UNSYNCED} UPDATE ${q}.runs SET lease_owner = NULL, lease_expires_at = NULL
       FROM relaxed WHERE run_id = $2 AND lease_owner = $1`,
-    notify: 'SELECT pg_notify($1, $2)',
+    notifyMany: NOTIFY_BATCH_SQL,
   } as const;
 }
 

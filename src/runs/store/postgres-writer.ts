@@ -1,6 +1,6 @@
 /**
  * Group commit for the PostgreSQL store, on the shared WriteBatcher: every kind of write (commits, pending records,
- * inputs) has its own queue, and each batch is ONE statement, so a batch costs one round trip and one WAL flush
+ * inputs, wake-up notifications) has its own queue, and each batch is ONE statement, so a batch costs one round trip and one WAL flush
  * however many runs it carries. Commits of one run that are queued back to back go into the same batch as one chain
  * (see canChain); a commit that cannot join its run's chain waits for the next batch, so a run's commits are still
  * applied in call order. A refused run writes nothing while the others commit (see postgres-batch-sql.ts); a batch the
@@ -112,8 +112,10 @@ export class PostgresWriter {
   readonly commits: WriteBatcher<PreparedCommit, RunRecord>;
   readonly creates: WriteBatcher<CreateItem, RunRecord>;
   readonly inputs: WriteBatcher<{ sha256: string; canonical: string }, void>;
+  /** Run ids to announce on `channel`: one unsynced NOTIFY statement per batch (see NOTIFY_BATCH_SQL). */
+  readonly notices: WriteBatcher<string, void>;
 
-  constructor(pool: pg.Pool, sql: PostgresQueries, observer: StoreObserver | undefined) {
+  constructor(pool: pg.Pool, sql: PostgresQueries, channel: string, observer: StoreObserver | undefined) {
     this.#pool = pool;
     this.#sql = sql;
     this.#observer = observer;
@@ -123,11 +125,12 @@ export class PostgresWriter {
     });
     this.creates = new WriteBatcher((b) => this.#writeCreates(b), { maxBatch: MAX_BATCH, select: selectCreates });
     this.inputs = new WriteBatcher((b) => this.#writeInputs(b), { maxBatch: MAX_BATCH });
+    this.notices = new WriteBatcher((b) => this.#writeNotices(channel, b), { maxBatch: MAX_BATCH });
   }
 
   /** Waits until every queued write has been written. */
   async drain(): Promise<void> {
-    await Promise.all([this.commits.drain(), this.creates.drain(), this.inputs.drain()]);
+    await Promise.all([this.commits.drain(), this.creates.drain(), this.inputs.drain(), this.notices.drain()]);
   }
 
   async #timed<T>(writes: number, work: () => Promise<T>): Promise<T> {
@@ -288,6 +291,11 @@ export class PostgresWriter {
   async #writeInputs(batch: readonly { sha256: string; canonical: string }[]): Promise<Outcome<void>[]> {
     const unique = new Map(batch.map((i) => [i.sha256, i.canonical]));
     await this.#pool.query(named(this.#sql.putInputs, [[...unique.keys()], [...unique.values()]]));
+    return batch.map(() => ({ ok: true, value: undefined }));
+  }
+
+  async #writeNotices(channel: string, batch: readonly string[]): Promise<Outcome<void>[]> {
+    await this.#pool.query(named(this.#sql.notifyMany, [channel, [...new Set(batch)]]));
     return batch.map(() => ({ ok: true, value: undefined }));
   }
 }

@@ -50,6 +50,7 @@ import {
   checkListQuery,
   checkNewRun,
   checkRevision,
+  checkRunId,
   STORE_LIMITS,
 } from './validate.js';
 
@@ -110,7 +111,7 @@ export class PostgresRunStore implements RunStore {
       throw error;
     }
     const listener = new PostgresListener(this.#config, this.#channel, this.#hub);
-    this.#state = { pool, listener, writer: new PostgresWriter(pool, this.#sql, this.#observer) };
+    this.#state = { pool, listener, writer: new PostgresWriter(pool, this.#sql, this.#channel, this.#observer) };
     if (this.#hub.size > 0) void listener.start();
   }
 
@@ -283,11 +284,15 @@ export class PostgresRunStore implements RunStore {
     await this.#pool().query(this.#sql.release, [worker_id, run_id]);
   }
 
-  /** NOTIFY on the schema's channel; every store listening on it (this one included) hears `run_id`. */
+  /**
+   * NOTIFY on the schema's channel; every store listening on it (this one included) hears `run_id`. Concurrent calls
+   * share one unsynced statement (see NOTIFY_BATCH_SQL): a wake-up follows the durable write it announces.
+   */
   async notify(run_id: string): Promise<void> {
-    const pool = this.#pool();
-    await this.#state?.listener.ready;
-    await pool.query(this.#sql.notify, [this.#channel, run_id]);
+    checkRunId(run_id);
+    const state = this.#open();
+    await state.listener.ready;
+    await state.writer.notices.submit(run_id);
   }
 
   /** Adds a wake-up listener; the first one starts the dedicated LISTEN connection. */

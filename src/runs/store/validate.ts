@@ -94,6 +94,11 @@ export function isTerminal(status: RunStatus): boolean {
   return TERMINAL_STATUSES.has(status);
 }
 
+/** Checks a run id given on its own (a wake-up's payload). */
+export function checkRunId(run_id: string): void {
+  checkText('run_id', run_id, STORE_LIMITS.maxIdentifierBytes);
+}
+
 /** Checks a digest/canonical-text pair before it is stored; the digest must match the text. */
 export function checkInput(sha256: string, canonical: string): void {
   if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256)) throw invalid('input digest must be 64 lowercase hex');
