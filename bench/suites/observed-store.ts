@@ -13,6 +13,8 @@ import type {
   RunRecord,
   RunStatus,
   RunStore,
+  SessionQuery,
+  SessionSummary,
 } from '../../src/runs/index.js';
 
 interface Waiter {
@@ -105,6 +107,9 @@ export class ObservedStore implements RunStore {
   }
   runsOfDefinition(name: string, version: string, query: ListQuery): Promise<RunRecord[]> {
     return this.#inner.runsOfDefinition(name, version, query);
+  }
+  listSessions(query: SessionQuery): Promise<SessionSummary[]> {
+    return this.#inner.listSessions(query);
   }
   statusCounts(): Promise<Record<RunStatus, number>> {
     return this.#inner.statusCounts();

@@ -71,6 +71,8 @@ export {
   type RunPatch,
   type RunRecord,
   type RunStore,
+  type SessionQuery,
+  type SessionSummary,
   type SqliteRunStoreOptions,
 } from './store/index.js';
 

@@ -25,6 +25,7 @@ import {
 } from './store-fixtures.js';
 import { describeBatchAndOperatorCases } from './store-conformance-batches.js';
 import { describeLeaseAndOrderCases } from './store-conformance-leases.js';
+import { describeSessionCases } from './store-conformance-sessions.js';
 
 export interface ConformanceOptions {
   /** When set, every case is skipped with this reason. */
@@ -422,6 +423,8 @@ export function describeRunStoreConformance(
     describeLeaseAndOrderCases(() => store, another);
 
     describeBatchAndOperatorCases(() => store);
+
+    describeSessionCases(() => store);
 
     test('notify reaches a listener', { timeout: 10_000 }, async () => {
       const runId = randomUUID();

@@ -144,6 +144,13 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE status IN ('pending', 'running', 'interrupted')`,
     ],
   },
+  {
+    // listSessions reads sessions in byte order on both backends: SQLite's BINARY collation already is; PostgreSQL's
+    // column takes collation "C" (its indexes are rebuilt, the table is not), so (session_id, created_seq) serves it.
+    name: '004-runs-session-byte-order',
+    sqlite: [],
+    postgres: ['ALTER TABLE {s}.runs ALTER COLUMN session_id TYPE TEXT COLLATE "C"'],
+  },
 ];
 
 /** The schema version this code writes; a database at a higher version was written by newer code. */

@@ -3,9 +3,11 @@
  */
 import { commitBatchSql, createBatchSql, inputBatchSql, NOTIFY_BATCH_SQL, UNSYNCED } from './postgres-batch-sql.js';
 import { ACTIVITY_COLUMNS, RUN_COLUMNS } from './rows.js';
+import { sessionQueries } from './sessions.js';
 
 /** Builds the store's queries for schema `q` (already quoted by quoteSchema). */
 export function postgresQueries(q: string) {
+  const sessions = sessionQueries('postgres', `${q}.runs`);
   return {
     putInputs: inputBatchSql(q),
     createRuns: createBatchSql(q),
@@ -29,6 +31,8 @@ export function postgresQueries(q: string) {
     runsOfDefinition: `SELECT ${RUN_COLUMNS} FROM ${q}.runs WHERE definition_name = $1 AND definition_version = $2
       AND status IN ('pending', 'running', 'interrupted') AND created_seq > $3 ORDER BY created_seq LIMIT $4`,
     statusCounts: `SELECT status, count(*)::int AS n FROM ${q}.runs GROUP BY status`,
+    sessionsPage: sessions.page,
+    sessionOne: sessions.one,
     eventOrdinal: `SELECT ordinal FROM ${q}.activities WHERE run_id = $1 AND revision = $2 AND event_id = $3`,
     historyFirst: `SELECT ${ACTIVITY_COLUMNS} FROM ${q}.activities WHERE run_id = $1
       ORDER BY revision, ordinal LIMIT $2`,

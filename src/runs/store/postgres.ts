@@ -15,6 +15,7 @@ import { prepareCommit, prepareSeed } from './commit-plan.js';
 import { postgresQueries, type PostgresQueries } from './postgres-queries.js';
 import { migratePostgres, quoteSchema } from './postgres-schema.js';
 import { PostgresWriter } from './postgres-writer.js';
+import { rowToSession, type SessionRow } from './sessions.js';
 import {
   rowToActivity,
   rowToCheckpoint,
@@ -35,6 +36,8 @@ import type {
   RunRecord,
   RunStatus,
   RunStore,
+  SessionQuery,
+  SessionSummary,
   StoreObserver,
 } from './types.js';
 import {
@@ -51,6 +54,7 @@ import {
   checkNewRun,
   checkRevision,
   checkRunId,
+  checkSessionQuery,
   STORE_LIMITS,
 } from './validate.js';
 
@@ -227,6 +231,16 @@ export class PostgresRunStore implements RunStore {
     checkListQuery(query);
     const values = [name, version, query.after_seq ?? 0, query.limit];
     return (await this.#pool().query<RunRow>(this.#sql.runsOfDefinition, values)).rows.map(rowToRun);
+  }
+
+  async listSessions(query: SessionQuery): Promise<SessionSummary[]> {
+    checkSessionQuery(query);
+    const after = query.after_session_id ?? '';
+    const result =
+      query.session_id === undefined
+        ? await this.#pool().query<SessionRow>(this.#sql.sessionsPage, [after, query.limit])
+        : await this.#pool().query<SessionRow>(this.#sql.sessionOne, [query.session_id, after]);
+    return result.rows.map(rowToSession);
   }
 
   async statusCounts(): Promise<Record<RunStatus, number>> {

@@ -3,6 +3,7 @@
  */
 import type Database from 'better-sqlite3';
 import { ACTIVITY_COLUMNS, RUN_COLUMNS } from './rows.js';
+import { sessionQueries } from './sessions.js';
 
 type StatementName =
   | 'putInput'
@@ -22,6 +23,8 @@ type StatementName =
   | 'definitionRunIds'
   | 'runsOfDefinition'
   | 'statusCounts'
+  | 'sessionsPage'
+  | 'sessionOne'
   | 'eventOrdinal'
   | 'historyFirst'
   | 'historyAfter'
@@ -37,6 +40,7 @@ export type SqliteStatements = { readonly [K in StatementName]: Database.Stateme
 
 /** Prepares every statement the SQLite store uses. */
 export function prepareStatements(db: Database.Database): SqliteStatements {
+  const sessions = sessionQueries('sqlite', 'runs');
   return {
     putInput: db.prepare('INSERT INTO inputs (sha256, canonical) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING'),
     getInput: db.prepare('SELECT canonical FROM inputs WHERE sha256 = ?').pluck(),
@@ -93,6 +97,8 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
        AND status IN ('pending', 'running', 'interrupted') AND created_seq > ? ORDER BY created_seq LIMIT ?`,
     ),
     statusCounts: db.prepare('SELECT status, count(*) AS n FROM runs GROUP BY status'),
+    sessionsPage: db.prepare(sessions.page),
+    sessionOne: db.prepare(sessions.one),
     eventOrdinal: db
       .prepare('SELECT ordinal FROM activities WHERE run_id = ? AND revision = ? AND event_id = ?')
       .pluck(),

@@ -21,6 +21,7 @@ import {
   type CheckpointRow,
   type RunRow,
 } from './rows.js';
+import { rowToSession, type SessionRow } from './sessions.js';
 import { migrateSqlite } from './sqlite-schema.js';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 import {
@@ -35,6 +36,8 @@ import {
   type RunRecord,
   type RunStatus,
   type RunStore,
+  type SessionQuery,
+  type SessionSummary,
   type StoreObserver,
 } from './types.js';
 import {
@@ -50,6 +53,7 @@ import {
   checkListQuery,
   checkNewRun,
   checkRevision,
+  checkSessionQuery,
   STORE_LIMITS,
 } from './validate.js';
 
@@ -272,6 +276,20 @@ export class SqliteRunStore implements RunStore {
       checkListQuery(query);
       const rows = this.#open().sql.runsOfDefinition.all(name, version, query.after_seq ?? 0, query.limit) as RunRow[];
       return rows.map(rowToRun);
+    });
+  }
+
+  listSessions(query: SessionQuery): Promise<SessionSummary[]> {
+    return settle(() => {
+      checkSessionQuery(query);
+      const { sql } = this.#open();
+      const after = query.after_session_id ?? '';
+      const rows = (
+        query.session_id === undefined
+          ? sql.sessionsPage.all(after, query.limit)
+          : sql.sessionOne.all(query.session_id, after)
+      ) as SessionRow[];
+      return rows.map(rowToSession);
     });
   }
 

@@ -169,6 +169,26 @@ export interface ListQuery {
   readonly limit: number;
 }
 
+/** A page of the store's sessions, in session id order (byte order, the same on both backends). */
+export interface SessionQuery {
+  /** Exclusive lower bound on session_id: the last session of the previous page. */
+  readonly after_session_id?: string;
+  /** Only this session (a caller's own view); with `after_session_id`, only when it sorts after it. */
+  readonly session_id?: string;
+  /** 1..STORE_LIMITS.maxSessionPageLimit. */
+  readonly limit: number;
+}
+
+/** One session of the store: how many runs it holds, in each status, and when one of them last changed. */
+export interface SessionSummary {
+  readonly session_id: string;
+  readonly runs: number;
+  /** Every status is present (0 when none). */
+  readonly by_status: Record<RunStatus, number>;
+  /** The latest `updated_at` of its runs (RFC 3339 UTC). */
+  readonly last_activity: string;
+}
+
 /** A flow version that non-terminal runs (pending, running, interrupted) are pinned to. */
 export interface DefinitionUse {
   readonly definition_name: string;
@@ -253,6 +273,11 @@ export interface RunStore {
   definitionsInUse(): Promise<DefinitionUse[]>;
   /** Non-terminal runs pinned to name@version, in creation order after `after_seq` (paged like listRuns). */
   runsOfDefinition(name: string, version: string, query: ListQuery): Promise<RunRecord[]>;
+  /**
+   * The sessions that hold runs, with their run counts by status and last activity, ordered by session id (byte
+   * order) after `after_session_id`, at most `limit`. Cost O(runs of the page's sessions), never a table scan.
+   */
+  listSessions(query: SessionQuery): Promise<SessionSummary[]>;
   /** How many runs are in each status (every session): for metrics and for checking a copied store. */
   statusCounts(): Promise<Record<RunStatus, number>>;
   /**

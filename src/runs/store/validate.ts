@@ -15,6 +15,7 @@ import {
   type InterruptInfo,
   type ListQuery,
   type NewRunRecord,
+  type SessionQuery,
 } from './types.js';
 
 export const STORE_LIMITS = {
@@ -30,6 +31,8 @@ export const STORE_LIMITS = {
   maxCheckpointBytes: 4 * 1024 * 1024,
   maxActivitiesPerCommit: 1000,
   maxPageLimit: 1000,
+  /** Sessions per listSessions page (each one aggregates its runs). */
+  maxSessionPageLimit: 100,
   /** Ordinals and revisions stay below this so cursor arithmetic fits 32-bit integer columns. */
   maxCounter: 2_147_483_646,
 } as const;
@@ -229,6 +232,16 @@ export function checkListQuery(query: ListQuery): void {
     if (!Number.isSafeInteger(query.after_seq) || query.after_seq < 0)
       throw invalid('after_seq must be an integer >= 0');
   }
+}
+
+/** Checks a session page request. */
+export function checkSessionQuery(query: SessionQuery): void {
+  checkCounter('limit', query.limit, 1);
+  if (query.limit > STORE_LIMITS.maxSessionPageLimit)
+    throw invalid(`limit exceeds ${STORE_LIMITS.maxSessionPageLimit}`);
+  if (query.after_session_id !== undefined)
+    checkText('after_session_id', query.after_session_id, STORE_LIMITS.maxIdentifierBytes);
+  if (query.session_id !== undefined) checkText('session_id', query.session_id, STORE_LIMITS.maxIdentifierBytes);
 }
 
 /** Checks a checkpoint lookup by revision. */
