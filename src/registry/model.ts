@@ -93,6 +93,11 @@ export interface AssetEntry {
   readonly sha256: string;
   /** Only for kind `subagent`: tools the host should grant (Claude Code `tools:` frontmatter). */
   readonly tools?: readonly string[];
+  /**
+   * Only for kind `subagent`: true when the subagent never writes. Hosts with a sandbox setting enforce it (the Codex
+   * agent file carries `sandbox_mode = "read-only"`); absent means no sandbox is set.
+   */
+  readonly read_only?: boolean;
   /** Only for kind `host-adapter`. */
   readonly adapter?: HostAdapterSpec;
 }

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { JsonObject, JsonValue } from '../../src/core/index.js';
 import { createReleaseScope } from '../../src/guided/index.js';
 import type { Harness } from '../../src/registry/model.js';
-import { OBJECTIVE, begin, chooseRoute, toRouteSelection } from './fixtures/drive.js';
+import { OBJECTIVE, begin, chooseRoute, moved, passStep, proceed, stepId, toRouteSelection } from './fixtures/drive.js';
 import type { Position } from './fixtures/drive.js';
 import {
   Session,
@@ -132,12 +132,60 @@ describe('host adapters', () => {
     assert.equal(start(new Session(scope), hostDeclaration('codex'))['status'], 'active', 'typed adapters still start');
   });
 
-  test('missing validator capabilities block the start', () => {
-    const result = start(
-      new Session(release),
+  test('a validator capability every route needs blocks the start; one only a route needs does not', () => {
+    const noWorkspace = start(new Session(release), hostDeclaration('codex', { validator_capabilities: ['web.read'] }));
+    assert.deepEqual(blockers(noWorkspace), [['missing_validator_capability', 'workspace.read']]);
+    // web.read is needed only by source-check on the desk-research route.
+    const noWeb = start(new Session(release), hostDeclaration('codex', { validator_capabilities: ['workspace.read'] }));
+    assert.equal(noWeb['status'], 'active', JSON.stringify(noWeb['blockers']));
+    // On a step every route passes through (decision-record), the same validator blocks the start.
+    const everywhere = fixtureRelease((d) => {
+      d.workflows = d.workflows.map((w) => ({
+        ...w,
+        steps: w.steps.map((s) =>
+          s.id === 'decision-record'
+            ? { ...s, validators: [...s.validators, { id: 'source-check', version: '1.0.0' }] }
+            : s,
+        ),
+      }));
+    });
+    const blocked = start(
+      new Session(everywhere),
       hostDeclaration('codex', { validator_capabilities: ['workspace.read'] }),
     );
-    assert.deepEqual(blockers(result), [['missing_validator_capability', 'web.read']]);
+    assert.deepEqual(blockers(blocked), [['missing_validator_capability', 'web.read']]);
+  });
+
+  test('a route whose validators need a capability the host lacks is blocked where it is chosen', () => {
+    const session = new Session(release);
+    const host = hostDeclaration('claude-code', { validator_capabilities: ['workspace.read'] });
+    let pos = begin(session, 'claude-code', host);
+    pos = moved(pos, passStep(session, pos));
+    pos = moved(pos, proceed(session, pos));
+    pos = moved(pos, proceed(session, pos));
+    assert.equal(stepId(pos), 'route-selection');
+    session.clock.advance(1000);
+    const desk = confirmed(
+      { ...(pos.state['state'] as JsonObject), research_route: 'desk-research' },
+      session.clock.iso(),
+      pos.state,
+    );
+    const refused = proceed(session, pos, desk);
+    assert.equal(refused['status'], 'blocked');
+    assert.deepEqual(blockers(refused), [['missing_validator_capability', 'web.read']]);
+    assert.deepEqual(
+      refused['checkpoint'],
+      pos.checkpoint,
+      'the checkpoint (and the unconfirmed route) stay as they were',
+    );
+    const interviews = confirmed(
+      { ...(pos.state['state'] as JsonObject), research_route: 'user-interviews' },
+      session.clock.iso(),
+      pos.state,
+    );
+    const routed = proceed(session, pos, interviews);
+    assert.equal(routed['status'], 'active');
+    assert.equal((routed['checkpoint'] as JsonObject)['current_step'], 'interview-plan');
   });
 
   test('repository policy conflict blocks before setup writes', () => {

@@ -62,6 +62,24 @@ describe('rendered host assets are valid host files', () => {
     );
   });
 
+  test('the Codex agent file of a read-only subagent carries sandbox_mode = "read-only"', () => {
+    const toml = renderHostAsset('codex', 'subagent', asset('subagent', { read_only: true }));
+    assert.deepEqual(
+      { ...parseToml(toml ?? '') },
+      {
+        name: 'evidence-grading',
+        description: TRICKY,
+        sandbox_mode: 'read-only',
+        developer_instructions: asset('subagent').content,
+      },
+    );
+    assert.equal(
+      renderHostAsset('codex', 'subagent', asset('subagent', { read_only: false })),
+      renderHostAsset('codex', 'subagent', asset('subagent')),
+      'only a read-only subagent gets a sandbox line (earlier releases render as before)',
+    );
+  });
+
   test('any text round-trips through the Codex TOML strings', () => {
     fc.assert(
       fc.property(

@@ -2,7 +2,7 @@
  * rimthan.continue_workflow: verify the checkpoint, check the prior confirmed-state digest, accept a proposed next
  * state only with contemporaneous confirmations of every changed field, then either re-issue the current gated step
  * (never skipped merely by calling continue), advance an ungated (or already satisfied) step by one transition, ask
- * its one question, or report completion. A `migration` request is handed to the migration path.
+ * its one question, or report completion; entering a route whose validators need a capability the host lacks is blocked. A `migration` request is handed to the migration path.
  */
 import { RimthanError } from '../../core/index.js';
 import type { JsonObject } from '../../core/index.js';
@@ -26,7 +26,7 @@ import { migrateWorkflow } from './migrate.js';
 import { isSatisfied } from './receipts.js';
 import { boundAdapter, stepPayload } from './step-payload.js';
 import { successor } from './succession.js';
-import { isGated, nextTransition } from './transitions.js';
+import { entryBlockers, isGated, nextTransition } from './transitions.js';
 
 function result(
   status: ProgressStatus,
@@ -91,6 +91,10 @@ export function continueWorkflow(
     return result(ProgressStatus.InputRequired, here(), { question: transition.question });
   }
   if (transition.kind === 'terminal') return result(ProgressStatus.Completed, here(), {});
+  // A route whose validators need a capability the host lacks: blocked here, the proposed state not taken, so the
+  // participant can confirm another route (the same checkpoint stays valid).
+  const lacking = entryBlockers(scope, current.index, transition.stepId, s.host.validator_capabilities);
+  if (lacking.length > 0) return result(ProgressStatus.Blocked, current, { blockers: blockersJson(lacking) });
   const advanced = successor(deps, current, { current_step: transition.stepId, confirmed_state_sha256: nextDigest });
   return result(ProgressStatus.Active, advanced, { step: payload(transition.stepId) });
 }

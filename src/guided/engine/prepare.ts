@@ -71,10 +71,12 @@ export function prepareStepValidation(deps: GuidedEngineDeps, scope: ReleaseScop
   if (!sameSet(capabilities, binding.validator_capabilities)) {
     failures.push({ code: FailureCode.ValidatorCapabilityMismatch, reason: FailureReason.ValidatorCapabilities });
   }
+  // Each capability a validator of this step requires must be available now (as declared in this call) and have been
+  // bound at start; a host that lost one since (another machine after a Git handoff) learns which.
   const validators = stepValidators(scope, step);
   for (const { v } of validators) {
     for (const capability of v.required_capabilities) {
-      if (!binding.validator_capabilities.includes(capability)) {
+      if (!binding.validator_capabilities.includes(capability) || !capabilities.includes(capability)) {
         failures.push({ code: FailureCode.MissingValidatorCapability, validator_id: v.id, capability });
       }
     }

@@ -19,7 +19,7 @@ import { matchReports } from './reports.js';
 import type { ValidatorReport } from './reports.js';
 import { boundAdapter, stepPayload } from './step-payload.js';
 import { successor } from './succession.js';
-import { nextTransition } from './transitions.js';
+import { branchFieldTo, entryBlockers, nextTransition, questionFor } from './transitions.js';
 
 function result(
   status: SubmitStatus,
@@ -69,6 +69,22 @@ export function submitStepValidation(deps: GuidedEngineDeps, scope: ReleaseScope
 
   const artifacts = { ...current.state.artifacts, ...bundle.artifacts };
   const transition = nextTransition(current.step, projection.state);
+  if (
+    transition.kind === 'step' &&
+    entryBlockers(scope, current.index, transition.stepId, current.state.host.validator_capabilities).length > 0
+  ) {
+    // The confirmed route needs a validator capability the host lacks: the step's work is accepted and the route
+    // question asked again (continue_workflow names the missing capability while that route stays confirmed).
+    const field = branchFieldTo(current.step, transition.stepId);
+    if (field === undefined)
+      throw new RimthanError('invalid_release', 'a linear successor needs a capability the start did not');
+    const accepted = successor(deps, current, { artifacts, validators });
+    return result(SubmitStatus.InputRequired, accepted, {
+      question: questionFor(current.step, field),
+      findings,
+      failed,
+    });
+  }
   if (transition.kind === 'step') {
     const next = current.index.steps.get(transition.stepId);
     if (next === undefined) throw new RimthanError('invalid_release', 'a transition names a step the workflow lacks');

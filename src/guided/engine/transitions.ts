@@ -1,12 +1,16 @@
 /**
  * Transitions out of a step: a linear `next`, closed branch predicates over top-level confirmed-state fields, or
  * nothing (terminal). While a predicate field is missing the step asks its one question; two matching branches are a
- * protocol error (authoring validation should already have made that impossible).
+ * protocol error (authoring validation should already have made that impossible). Entering a route whose validators need
+ * a capability the host lacks is blocked where the route is chosen.
  */
 import type { JsonObject, JsonValue } from '../../core/index.js';
-import type { Branch, StepDefinition } from '../../registry/model.js';
+import type { Branch, StepDefinition, ValidatorCapability } from '../../registry/model.js';
+import { BlockerCode } from '../codes.js';
 import { ProtocolReason, protocolError } from '../errors.js';
-import type { WorkflowIndex } from '../scope.js';
+import { lackedCapabilities, routeValidatorCapabilities } from '../host/route-needs.js';
+import type { Blocker } from '../outcomes.js';
+import type { ReleaseScope, WorkflowIndex } from '../scope.js';
 
 export type Transition =
   | { readonly kind: 'step'; readonly stepId: string }
@@ -25,7 +29,7 @@ function has(state: Readonly<Record<string, JsonValue>>, field: string): boolean
 }
 
 /** The question for `field`: the step's own when it asks about that field, else one built from the branch values. */
-function questionFor(step: StepDefinition, field: string): JsonObject {
+export function questionFor(step: StepDefinition, field: string): JsonObject {
   const own = step.question;
   if (own !== undefined && own.field === field) {
     return {
@@ -64,4 +68,26 @@ export function nextTransition(step: StepDefinition, state: Readonly<Record<stri
 /** A step is gated when it produces artifacts, has validators, or is setup-workspace (host attestation). */
 export function isGated(index: WorkflowIndex, step: StepDefinition): boolean {
   return step.id === index.workflow.start_step || step.outputs.length > 0 || step.validators.length > 0;
+}
+
+/**
+ * The capability blockers for entering `target` (what every route from there needs that the host's bound validator
+ * capabilities lack). Only a branch can meet one: a start asks for what every route needs, and a linear successor needs
+ * no more than the step before it.
+ */
+export function entryBlockers(
+  scope: ReleaseScope,
+  index: WorkflowIndex,
+  target: string,
+  have: readonly ValidatorCapability[],
+): Blocker[] {
+  return lackedCapabilities(routeValidatorCapabilities(scope, index, target), have).map((capability) => ({
+    code: BlockerCode.MissingValidatorCapability,
+    capability,
+  }));
+}
+
+/** The branch field that routed `step` to `target` (undefined for a linear successor). */
+export function branchFieldTo(step: StepDefinition, target: string): string | undefined {
+  return (step.branches ?? []).find((b) => b.to === target)?.when.field;
 }

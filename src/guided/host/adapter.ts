@@ -1,7 +1,7 @@
 /**
  * Host adapter selection and start-time blockers. The declared harness must have a pinned adapter in the workflow;
  * the declared adapter must be exactly that pin, present in the release, compatible with the harness and carry a
- * typed contract; the host must have every capability the workflow, the adapter and the required validators need;
+ * typed contract; the host must have every capability the workflow, the adapter and the validators every route runs need;
  * repository policy must allow every write setup and the steps plan. Blockers accumulate so the harness sees them all.
  */
 import type { AdapterContract, AssetEntry, HostCapability, ValidatorCapability } from '../../registry/model.js';
@@ -13,6 +13,7 @@ import type { HostDeclaration } from './declaration.js';
 import { bindingOf } from './declaration.js';
 import { hostAssetDelivery } from './delivery.js';
 import { policyConflicts } from './repository-policy.js';
+import { routeValidatorCapabilities } from './route-needs.js';
 
 /** A host adapter asset that carries a typed contract (the only kind a start may select). */
 export interface SelectedAdapter {
@@ -57,17 +58,13 @@ function selectAdapter(scope: ReleaseScope, index: WorkflowIndex, host: HostDecl
 }
 
 /**
- * Validator capabilities the workflow needs: its own list plus every validator's, optional ones included (prepare
- * asks for the capabilities of every validator of a step, so a host lacking one would otherwise start and then stall).
+ * Validator capabilities a start needs: the workflow's own list plus those of every validator on a step every route
+ * passes through (optional ones included). A capability only some routes' validators use is asked for at the branch
+ * that enters such a route (route-needs.ts), so a host without it can still take another route.
  */
 export function requiredValidatorCapabilities(scope: ReleaseScope, index: WorkflowIndex): Set<ValidatorCapability> {
   const needed = new Set<ValidatorCapability>(index.workflow.required_validator_capabilities);
-  for (const step of index.workflow.steps) {
-    for (const ref of step.validators) {
-      const validator = scope.validator(ref.id, ref.version);
-      if (validator !== undefined) for (const c of validator.required_capabilities) needed.add(c);
-    }
-  }
+  for (const c of routeValidatorCapabilities(scope, index, index.workflow.start_step)) needed.add(c);
   return needed;
 }
 

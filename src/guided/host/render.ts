@@ -2,8 +2,8 @@
  * Renders a host asset in the file format its harness reads when delivered project-locally:
  * Claude Code and Codex skills → SKILL.md (YAML frontmatter `name`, `description`); Claude Code subagents →
  * `.claude/agents/<id>.md` (frontmatter `name`, `description`, `tools`); Claude Code prompts → `.claude/commands/<id>.md`;
- * Codex subagents → `.codex/agents/<id>.toml` (`name`, `description`, `developer_instructions`). Other harness/kind pairs
- * have no project-local format.
+ * Codex subagents → `.codex/agents/<id>.toml` (`name`, `description`, `sandbox_mode = "read-only"` for a read-only
+ * subagent, `developer_instructions`). Other harness/kind pairs have no project-local format.
  */
 import { stringify } from 'yaml';
 import type { AssetEntry, Harness, HostAssetKind } from '../../registry/model.js';
@@ -57,6 +57,7 @@ export function renderHostAsset(harness: Harness, kind: HostAssetKind, asset: As
     return [
       `name = ${tomlBasicString(name)}`,
       `description = ${tomlBasicString(description)}`,
+      ...(asset.read_only === true ? ['sandbox_mode = "read-only"'] : []),
       `developer_instructions = ${tomlMultilineString(asset.content)}`,
       '',
     ].join('\n');

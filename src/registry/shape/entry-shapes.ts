@@ -54,13 +54,13 @@ export function readAssetEntry(r: ShapeReader, value: unknown): AssetEntry | und
     value,
     [],
     ['kind', 'id', 'version', 'title', 'description', 'content', 'sha256'],
-    ['tools', 'adapter'],
+    ['tools', 'read_only', 'adapter'],
   );
   const kind = r.oneOf(o.kind, ['kind'], ASSET_KINDS, 'asset kind');
   const asset = withKindFields(
     r,
     kind,
-    o.tools,
+    { tools: o.tools, read_only: o.read_only },
     o.adapter === undefined ? undefined : () => readAdapterSpec(r, o.adapter, ['adapter']),
     {
       kind,
@@ -84,7 +84,8 @@ export function readAssetSource(
   content: string,
 ): AssetEntry | undefined {
   const mark = r.mark();
-  const extra = kind === AssetKind.Subagent ? ['tools'] : kind === AssetKind.HostAdapter ? ['adapter_contract'] : [];
+  const extra =
+    kind === AssetKind.Subagent ? ['tools', 'read_only'] : kind === AssetKind.HostAdapter ? ['adapter_contract'] : [];
   const required = ['title', 'description', ...(kind === AssetKind.HostAdapter ? ['compatible_harnesses'] : [])];
   const o = r.object(frontmatter, [], required, ['id', 'version', ...extra]);
   readIdentity(r, o, identity);
@@ -92,7 +93,7 @@ export function readAssetSource(
     kind === AssetKind.HostAdapter
       ? () => readAdapterFields(r, o.compatible_harnesses, o.adapter_contract, [])
       : undefined;
-  const asset = withKindFields(r, kind, o.tools, adapter, {
+  const asset = withKindFields(r, kind, { tools: o.tools, read_only: o.read_only }, adapter, {
     kind,
     id: identity.id,
     version: identity.version,
@@ -107,14 +108,18 @@ export function readAssetSource(
 function withKindFields(
   r: ShapeReader,
   kind: AssetKind,
-  tools: unknown,
+  subagent: { tools: unknown; read_only: unknown },
   adapter: (() => HostAdapterSpec) | undefined,
   base: AssetEntry,
 ): AssetEntry {
   const out: { -readonly [K in keyof AssetEntry]: AssetEntry[K] } = { ...base };
-  if (tools !== undefined) {
-    if (kind === AssetKind.Subagent) out.tools = r.strings(tools, ['tools']);
+  if (subagent.tools !== undefined) {
+    if (kind === AssetKind.Subagent) out.tools = r.strings(subagent.tools, ['tools']);
     else r.report(['tools'], ProblemCode.UnknownKey, 'tools is only allowed on subagent assets');
+  }
+  if (subagent.read_only !== undefined) {
+    if (kind === AssetKind.Subagent) out.read_only = r.boolean(subagent.read_only, ['read_only']);
+    else r.report(['read_only'], ProblemCode.UnknownKey, 'read_only is only allowed on subagent assets');
   }
   if (kind === AssetKind.HostAdapter) {
     if (adapter === undefined)
