@@ -9,8 +9,8 @@
 import pg from 'pg';
 import type { PoolConfig } from 'pg';
 import { RimthanError } from '../../core/errors.js';
-import { NotifyHub } from './notify-hub.js';
-import { PostgresListener } from './postgres-listener.js';
+import { NotifyHub } from '../../core/notify-hub.js';
+import { PostgresListener } from '../../postgres/index.js';
 import { prepareCommit, prepareSeed } from './commit-plan.js';
 import { postgresQueries, type PostgresQueries } from './postgres-queries.js';
 import { migratePostgres, quoteSchema } from './postgres-schema.js';

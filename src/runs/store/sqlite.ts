@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { RimthanError } from '../../core/errors.js';
 import { GroupCommitWriter } from './group-commit.js';
-import { NotifyHub } from './notify-hub.js';
+import { NotifyHub } from '../../core/notify-hub.js';
 import { RecordCache } from './record-cache.js';
 import { cancelRequestCommit, planCommit, prepareCommit, prepareSeed, type PreparedCommit } from './commit-plan.js';
 import {

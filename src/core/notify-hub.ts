@@ -1,13 +1,13 @@
 /**
- * In-process wake-up fan-out. Listeners run on a later turn (never inside `emit`), and a throwing listener cannot stop
+ * In-process wake-up fan-out (a run store's run ids, a release store's channel changes). Listeners run on a later turn (never inside `emit`), and a throwing listener cannot stop
  * the others or reach the caller of `notify`.
  */
 export class NotifyHub {
-  readonly #listeners = new Set<(runId: string) => void>();
+  readonly #listeners = new Set<(payload: string) => void>();
 
   /** Registers a listener; returns its unsubscribe function. */
-  add(listener: (runId: string) => void): () => void {
-    const entry = (runId: string): void => listener(runId);
+  add(listener: (payload: string) => void): () => void {
+    const entry = (payload: string): void => listener(payload);
     this.#listeners.add(entry);
     return () => {
       this.#listeners.delete(entry);
@@ -18,12 +18,12 @@ export class NotifyHub {
     return this.#listeners.size;
   }
 
-  /** Delivers `runId` to every current listener on the next turn. */
-  emit(runId: string): void {
+  /** Delivers `payload` to every current listener on the next turn. */
+  emit(payload: string): void {
     for (const listener of [...this.#listeners]) {
       setImmediate(() => {
         try {
-          listener(runId);
+          listener(payload);
         } catch {
           // A listener's fault is its own; wake-ups are hints and the other listeners still get theirs.
         }

@@ -1,11 +1,12 @@
 /**
  * One dedicated LISTEN connection per store: forwards notifications on the store's channel to a NotifyHub and
  * reconnects (with capped backoff) when the connection fails, until stopped. Notifications sent while disconnected are
- * lost; they are wake-up hints, and workers also poll claimRuns.
+ * lost; they are wake-up hints, and every user also polls (run workers claimRuns, release followers the channels).
+ * `onConnected` is told after each successful LISTEN (a reconnect may have missed notifications: poll now).
  */
 import pg from 'pg';
 import type { ClientConfig } from 'pg';
-import type { NotifyHub } from './notify-hub.js';
+import type { NotifyHub } from '../core/notify-hub.js';
 
 const MIN_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 5000;
@@ -20,10 +21,13 @@ export class PostgresListener {
   #retry: NodeJS.Timeout | undefined;
   #ready: Promise<void> | undefined;
 
-  constructor(config: ClientConfig, channel: string, hub: NotifyHub) {
+  readonly #onConnected: (() => void) | undefined;
+
+  constructor(config: ClientConfig, channel: string, hub: NotifyHub, onConnected?: () => void) {
     this.#config = config;
     this.#channel = channel;
     this.#hub = hub;
+    this.#onConnected = onConnected;
   }
 
   /** Starts listening (once); resolves when LISTEN is active or the first attempt failed (a retry is then scheduled). */
@@ -50,6 +54,7 @@ export class PostgresListener {
       await client.connect();
       await client.query(`LISTEN "${this.#channel}"`);
       this.#backoff = MIN_BACKOFF_MS;
+      this.#onConnected?.();
     } catch {
       this.#lost(client);
     }
