@@ -1,5 +1,5 @@
 /**
- * Identity: who a request comes from. Credentials (static bearer tokens today) are verified here and turned into a
+ * Identity: who a request comes from. Credentials (static bearer tokens, OAuth JWT access tokens) are verified here and turned into a
  * `Principal` whose id is a one-way pseudonym; the transports (MCP over HTTP, the console) only ask an
  * `Authenticator` and answer its refusals. Nothing here knows MCP or HTTP servers exist.
  */
@@ -18,3 +18,12 @@ export {
   type ChallengeOptions,
 } from './authenticator.js';
 export { staticTokenAuthenticator, type StaticTokenOptions } from './static-tokens.js';
+export {
+  ASYMMETRIC_JWS_ALGORITHMS,
+  DEFAULT_CLOCK_TOLERANCE_SECONDS,
+  jwtAuthenticator,
+  scopesOf,
+  type JwtAuthenticator,
+  type JwtAuthenticatorOptions,
+} from './jwt.js';
+export { JwksCache, parseJwks, parseJwksLocation, type JwksCacheOptions, type JwksLocation } from './jwks.js';
