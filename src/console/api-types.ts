@@ -267,6 +267,24 @@ export interface DefinitionsAnswer {
   readonly truncated: boolean;
 }
 
+/** A session of the run store, as the session picker lists it. */
+export interface SessionView {
+  /** The store's session id: a pseudonym (a caller's is `bearer-` and a digest of its token), never a token. */
+  readonly session: string;
+  readonly runs: number;
+  /** Runs per status; every status is present. */
+  readonly by_status: Readonly<Record<string, number>>;
+  /** When one of its runs last changed (RFC 3339 UTC). */
+  readonly last_activity: string;
+}
+
+export interface SessionsAnswer {
+  /** In session id order; a caller's list holds its own session only (none before its first run). */
+  readonly sessions: readonly SessionView[];
+  /** The cursor of the next page (`after`), when more sessions follow. */
+  readonly next?: string;
+}
+
 export interface RunsAnswer {
   readonly session: string;
   readonly runs: readonly SafeRunView[];

@@ -1,6 +1,6 @@
 /**
- * Starts the web console: the release store's read interface, the seven run tools per session, the guided tools for
- * session files, the page and its API on one listener. Credentials follow the listen address: on loopback without
+ * Starts the web console: the release store's read interface, the seven run tools per session, the run store's
+ * session list, the guided tools for session files, the page and its API on one listener. Credentials follow the listen address: on loopback without
  * tokens the operator signs in with the printed one-time link; tokens are required anywhere else.
  */
 import { RimthanError } from '../core/index.js';
@@ -11,9 +11,12 @@ import { ScopeCache } from './release-diff.js';
 import { releaseProviderOf } from './release-store.js';
 import type { ConsoleReleaseStore } from './release-store.js';
 import { ConsoleRuns } from './runs-api.js';
+import { ConsoleSessions } from './sessions-api.js';
+import type { ConsoleSessionStore } from './sessions-api.js';
 import { guidedRoutes } from './http/api-guided.js';
 import { releaseRoutes } from './http/api-releases.js';
 import { runRoutes } from './http/api-runs.js';
+import { sessionRoutes } from './http/api-sessions.js';
 import { loadAssets } from './http/assets.js';
 import { ConsoleAuth } from './http/auth.js';
 import { StreamLimiter } from './http/context.js';
@@ -26,6 +29,8 @@ export interface ConsoleOptions {
   readonly releases: ConsoleReleaseStore;
   /** The seven run tools bound to one session of the run store. */
   readonly toolsFor: (session: string) => RunTool[];
+  /** The run store's session list (the session picker); the run store itself fits. */
+  readonly sessions: ConsoleSessionStore;
   /** Verifies checkpoints: the key ring the serving process signs with. */
   readonly signer: TokenSigner;
   /** Callers' bearer tokens (the admin side's); required beyond loopback. */
@@ -78,6 +83,10 @@ export async function startConsole(opts: ConsoleOptions): Promise<RunningConsole
     releases: opts.releases,
     scopes: new ScopeCache(),
     runs: new ConsoleRuns(opts.toolsFor),
+    sessions: new ConsoleSessions(
+      opts.sessions,
+      onFault === undefined ? undefined : (error: unknown) => onFault('sessions', error),
+    ),
     guided: guidedCaller({
       releases: releaseProviderOf(opts.releases),
       signer: opts.signer,
@@ -104,7 +113,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<RunningConsole
     allowedOrigins: opts.allowedOrigins ?? [],
     auth,
     assets,
-    routes: [...releaseRoutes(ctx), ...runRoutes(ctx), ...guidedRoutes(ctx)],
+    routes: [...releaseRoutes(ctx), ...runRoutes(ctx), ...sessionRoutes(ctx), ...guidedRoutes(ctx)],
     ...(onFault === undefined ? {} : { onFault: (error: unknown) => onFault('console', error) }),
   });
   const link = (): string => `${server.origin}/auth?token=${auth.issueLinkToken()}`;

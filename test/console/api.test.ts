@@ -100,7 +100,10 @@ describe('console API with admin tokens', () => {
   after(async () => {
     assert.equal(await running.stop(), 0);
     rmSync(dir, { recursive: true, force: true });
-    for (const text of [...all, running.stderr.join('\n')]) assert.ok(!text.includes(MARKER), 'the marker leaked');
+    for (const text of [...all, running.stderr.join('\n')]) {
+      assert.ok(!text.includes(MARKER), 'the marker leaked');
+      assert.ok(!text.includes(TOKEN_A) && !text.includes(TOKEN_B), 'a token was shown');
+    }
   });
 
   test('every answer carries the strict CSP, no-store and no-sniff; without a token the API is 401', async () => {
@@ -141,16 +144,71 @@ describe('console API with admin tokens', () => {
     assert.deepEqual(listed.json['runs'], []);
   });
 
-  test('a caller may not name another session', async () => {
+  test("another session's runs are not_found for a caller, whether that session exists or not", async () => {
     const me = await send(TOKEN_A, 'GET', '/api/me');
     assert.equal(me.json['mode'], 'caller');
     const session = me.json['session'] as string;
     assert.match(session, /^bearer-[0-9a-f]{32}$/);
-    const other = await send(TOKEN_B, 'GET', `/api/runs?session=${session}`);
-    assert.equal(other.status, 403);
-    assert.equal(other.json.error?.code, 'forbidden');
+    for (const path of [
+      `/api/runs?session=${session}`,
+      `/api/definitions?session=${session}`,
+      `/api/runs/${runA}?session=${session}`,
+      '/api/runs?session=nobody-has-this-session',
+    ]) {
+      const other = await send(TOKEN_B, 'GET', path);
+      assert.equal(other.status, 404, path);
+      assert.deepEqual(other.json.error, { code: 'not_found', message: 'session not found' });
+    }
     const own = await send(TOKEN_A, 'GET', `/api/runs?session=${session}`);
     assert.equal(own.status, 200);
+  });
+
+  test('a caller’s session list holds its own session only: its pseudonym and run counts, never a token', async () => {
+    const mine = await send(TOKEN_A, 'GET', '/api/sessions');
+    assert.equal(mine.status, 200, mine.text);
+    const sessions = mine.json['sessions'] as { session: string; runs: number; by_status: Record<string, number> }[];
+    const own = (await send(TOKEN_A, 'GET', '/api/me')).json['session'] as string;
+    assert.deepEqual(
+      sessions.map((x) => x.session),
+      [own],
+    );
+    assert.ok((sessions[0]?.runs ?? 0) >= 1);
+    assert.equal(
+      Object.values(sessions[0]?.by_status ?? {}).reduce((a, b) => a + b, 0),
+      sessions[0]?.runs,
+    );
+    assert.equal(mine.json['next'], undefined);
+    const theirs = await send(TOKEN_B, 'GET', '/api/sessions');
+    assert.deepEqual(theirs.json, { sessions: [] }, 'no runs yet, and nobody else’s session');
+  });
+
+  test('the session list refuses unknown or repeated parameters, a bad cursor or limit, and any body', async () => {
+    for (const query of [
+      'session=anyone',
+      'colour=blue',
+      'after=nonsense!',
+      `after=${Buffer.from('s2:x').toString('base64url')}`,
+      `after=${'A'.repeat(600)}`,
+      'limit=0',
+      'limit=51',
+      'limit=ten',
+      'limit=1&limit=2',
+    ]) {
+      const refused = await send(TOKEN_A, 'GET', `/api/sessions?${query}`);
+      assert.equal(refused.status, 400, query);
+      assert.equal(refused.json.error?.code, 'invalid_arguments', query);
+      assert.equal(typeof refused.json.error?.message, 'string');
+    }
+    const body = JSON.stringify({ limit: 5 });
+    const withBody = await send(TOKEN_A, 'GET', '/api/sessions', body, { 'Content-Length': String(body.length) });
+    assert.equal(withBody.status, 413, withBody.text);
+    assert.equal(withBody.json.error?.code, 'too_large');
+    const big = await call(running.origin, 'GET', '/api/sessions', {
+      headers: as(TOKEN_A, { ...json, 'Content-Length': String(2 * 1024 * 1024) }),
+    }).catch((e: unknown) => e as Error);
+    assert.ok(big instanceof Error || big.status === 413, 'an oversized body is refused unread');
+    assert.equal((await send(TOKEN_A, 'POST', '/api/sessions', {})).status, 405);
+    assert.equal((await call(running.origin, 'GET', '/api/sessions')).status, 401);
   });
 
   test('malformed bodies get the tools\u2019 refusals: unknown fields, duplicate keys, wrong types, size, media type', async () => {
@@ -356,6 +414,80 @@ describe('console API on loopback with the one-time link', () => {
     const out = await call(running.origin, 'POST', '/logout', { headers: { Cookie: pair, Origin: running.origin } });
     assert.equal(out.status, 303);
     assert.equal((await call(running.origin, 'GET', '/api/me', { headers: { Cookie: pair } })).status, 401);
+  });
+});
+
+describe('console API: the operator’s session list', () => {
+  let running: RunningConsole;
+  let cookie = '';
+  const answers: string[] = [];
+  const get = async (path: string): Promise<Answer> => {
+    const answer = await call(running.origin, 'GET', path, { headers: { Cookie: cookie } });
+    answers.push(answer.text);
+    return answer;
+  };
+  const start = async (session: string): Promise<void> => {
+    const started = await call(running.origin, 'POST', '/api/runs', {
+      headers: { Cookie: cookie, Origin: running.origin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        session,
+        definition_name: APPROVAL_FLOW.name,
+        definition_version: APPROVAL_FLOW.version,
+        input: APPROVAL_FLOW.input,
+      }),
+    });
+    assert.equal(started.status, 200, started.text);
+  };
+  before(async () => {
+    running = await startConsoleCli([]);
+    const link = new URL(running.url);
+    const signed = await call(running.origin, 'GET', `${link.pathname}${link.search}`);
+    cookie = String(signed.headers['set-cookie']).split(';')[0] ?? '';
+  });
+  after(async () => {
+    assert.equal(await running.stop(), 0);
+    for (const text of [...answers, running.stderr.join('\n')]) assert.ok(!text.includes(MARKER), 'the marker leaked');
+  });
+
+  test('lists every session of the store with its runs, a page at a time through the cursor', async () => {
+    assert.deepEqual((await get('/api/sessions')).json, { sessions: [] });
+    await start('team-b');
+    await start('team-a');
+    await start('team-a');
+    await start('team-c');
+    const all = await get('/api/sessions');
+    assert.equal(all.status, 200, all.text);
+    const sessions = all.json['sessions'] as { session: string; runs: number; last_activity: string }[];
+    assert.deepEqual(
+      sessions.map((x) => [x.session, x.runs]),
+      [
+        ['team-a', 2],
+        ['team-b', 1],
+        ['team-c', 1],
+      ],
+    );
+    for (const x of sessions) assert.ok(!Number.isNaN(Date.parse(x.last_activity)));
+    const seen: string[] = [];
+    let path = '/api/sessions?limit=2';
+    for (let i = 0; i < 5; i++) {
+      const page = await get(path);
+      const listed = page.json['sessions'] as { session: string }[];
+      assert.ok(listed.length <= 2);
+      seen.push(...listed.map((x) => x.session));
+      const next = page.json['next'];
+      if (typeof next !== 'string') break;
+      path = `/api/sessions?limit=2&after=${next}`;
+    }
+    assert.deepEqual(seen, ['team-a', 'team-b', 'team-c'], 'every session once, and no empty last page');
+    const first = (await get('/api/sessions?limit=1')).json['next'] as string;
+    assert.deepEqual(
+      ((await get(`/api/sessions?after=${first}`)).json['sessions'] as { session: string }[]).map((x) => x.session),
+      ['team-b', 'team-c'],
+    );
+    assert.equal((await get(`/api/sessions?after=${first}=`)).json.error?.code, 'invalid_arguments', 'padded');
+    const chosen = await get('/api/runs?session=team-a');
+    assert.equal((chosen.json['runs'] as unknown[]).length, 2);
+    assert.equal((await get('/api/runs?session=nobody-yet')).status, 200, 'the operator may name an empty session');
   });
 });
 

@@ -84,6 +84,7 @@ export async function consoleCommand(argv: string[], io: CliIo): Promise<void> {
       port,
       releases,
       toolsFor: (id) => stack.toolsFor(id),
+      sessions: stack.store,
       signer: new TokenSigner(signing.ring),
       ...(tokens === undefined ? {} : { tokens }),
       allowedHosts: stringList(parsed, 'allowed-host'),

@@ -11,6 +11,12 @@ export type BodyResult =
   | { readonly ok: true; readonly value: JsonObject }
   | { readonly ok: false; readonly code: string; readonly message: string };
 
+/** True when the request announces a body (a length other than 0, or a chunked one). */
+export function announcesBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 /** Collects at most `maxBytes`: `too_large` past the cap (the rest is drained unread), `gone` for a lost client. */
 export function readBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer | 'too_large' | 'gone'> {
   const declared = req.headers['content-length'];

@@ -2,6 +2,7 @@
 import type { ConsoleReleaseStore } from '../release-store.js';
 import type { ScopeCache } from '../release-diff.js';
 import type { ConsoleRuns } from '../runs-api.js';
+import type { ConsoleSessions } from '../sessions-api.js';
 import type { GuidedCall } from '../guided-call.js';
 
 export interface Workspace {
@@ -41,6 +42,7 @@ export interface ConsoleContext {
   readonly releases: ConsoleReleaseStore;
   readonly scopes: ScopeCache;
   readonly runs: ConsoleRuns;
+  readonly sessions: ConsoleSessions;
   readonly guided: GuidedCall;
   readonly workspaces: readonly Workspace[];
   /** The operator's session when a request names none (`--session`). */

@@ -70,7 +70,8 @@ export function queryOf(
 
 /**
  * The run-store session a request acts on. The operator (loopback link) names one (or gets the console's default);
- * a caller signed in with a token always acts on its own session and may not name another.
+ * a caller signed in with a token always acts on its own session: another one is `not_found`, like another session's
+ * run, whether it exists or not.
  */
 export function sessionFor(
   principal: ConsolePrincipal,
@@ -79,7 +80,7 @@ export function sessionFor(
 ): { ok: true; session: string } | { ok: false; error: ApiError } {
   if (principal.kind === 'caller') {
     if (requested !== undefined && requested !== principal.session) {
-      return { ok: false, error: { code: 'forbidden', message: 'this console shows only your own session' } };
+      return { ok: false, error: { code: 'not_found', message: 'session not found' } };
     }
     return { ok: true, session: principal.session };
   }

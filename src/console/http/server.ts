@@ -10,7 +10,7 @@ import { hardenHttpServer, RequestGuard } from '../../mcp/index.js';
 import { LOGIN_FAILED } from './assets.js';
 import type { Asset } from './assets.js';
 import type { ConsoleAuth } from './auth.js';
-import { readBytes } from './body.js';
+import { announcesBody, readBytes } from './body.js';
 import { applySecurityHeaders, redirect, sendError } from './respond.js';
 import type { Route } from './router.js';
 
@@ -117,6 +117,11 @@ export function consoleListener(opts: ConsoleServerOptions): (req: IncomingMessa
             { code: 'method_not_allowed', message: 'method not allowed' },
             { Allow: candidates.map((c) => c.method).join(', ') },
           );
+    }
+    // A reading endpoint's body cap is zero: whatever it carries is refused unread.
+    if (route.method === 'GET' && announcesBody(req)) {
+      req.resume();
+      return sendError(res, { code: 'too_large', message: 'a GET request takes no body' }, { Connection: 'close' });
     }
     const params = (route.pattern.exec(pathname) ?? []).slice(1);
     await route.handle({ req, res, url, params, principal: who.principal });
