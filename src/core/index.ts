@@ -28,3 +28,5 @@ export { RimthanError, isRimthanError } from './errors.js';
 export type { Clock } from './clock.js';
 export { systemClock } from './clock.js';
 export { packageRoot } from './package-root.js';
+export { LruCache } from './lru.js';
+export { NotifyHub } from './notify-hub.js';

@@ -10,7 +10,7 @@ export type { WorkflowEngineProfileOptions } from './workflow-engine-profile.js'
 export { createRunsProfileFactory } from './runs-profile.js';
 export type { RunsProfileFactory, RunsProfileOptions } from './runs-profile.js';
 export type { ReleaseProvider, Scoped } from './release-scopes.js';
-export { storeReleaseProvider } from './release-provider.js';
+export { followerReleaseProvider, storeReleaseProvider } from './release-provider.js';
 export type { StoreProviderOptions } from './release-provider.js';
 export { compileToolContracts } from './tool-contract.js';
 export type { ToolContract, ToolAnnotations, CompiledToolContract } from './tool-contract.js';

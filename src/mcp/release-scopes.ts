@@ -12,6 +12,11 @@ export interface ReleaseProvider {
   active(): Promise<Release>;
   /** A published release by name, verified; `undefined` when the store has no such release. */
   load(release: string): Promise<Release | undefined>;
+  /**
+   * The migration target (spec: `provider.migration_target`), loaded and verified separately from the active release;
+   * `undefined` when none is set (or the provider has none), and then a `migration` request is refused.
+   */
+  migrationTarget?(): Promise<Release | undefined>;
 }
 
 /** A release with the engine scope built from it. */
@@ -44,6 +49,17 @@ export class ReleaseScopes<S> {
     this.activeScoped = next;
     this.remember(next);
     return next;
+  }
+
+  /** The migration target and its scope, or undefined when the provider has none. */
+  async migrationTarget(): Promise<Scoped<S> | undefined> {
+    const release = await this.source.migrationTarget?.();
+    if (release === undefined) return undefined;
+    const cached = this.pinned.get(release.release);
+    if (cached !== undefined && cached.release.manifest_sha256 === release.manifest_sha256) return cached;
+    const scoped = { release, scope: this.makeScope(release) };
+    this.remember(scoped);
+    return scoped;
   }
 
   /**

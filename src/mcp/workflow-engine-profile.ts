@@ -1,7 +1,7 @@
 /**
  * The workflow-engine profile: exactly the four guided tools, the release resources and templates, and the bootstrap
  * prompt. Each call runs against the release its checkpoint names (pinned, loaded on demand) or the active release; a
- * continue call carrying `migration` gets the active release as its migration target.
+ * continue call carrying `migration` gets the provider's separately verified migration target (none set: refused).
  */
 import type { Clock, JsonObject, TokenSigner } from '../core/index.js';
 import { RimthanError, SchemaCompiler, systemClock } from '../core/index.js';
@@ -27,15 +27,20 @@ import { workflowPrompts, workflowResources } from './workflow-resources.js';
 
 type Operation = (
   engine: GuidedEngine,
-  call: { scoped: Scoped<ReleaseScope>; active: Scoped<ReleaseScope>; args: JsonObject },
+  call: {
+    scoped: Scoped<ReleaseScope>;
+    active: Scoped<ReleaseScope>;
+    target: Scoped<ReleaseScope> | undefined;
+    args: JsonObject;
+  },
 ) => JsonObject;
 
 const OPERATIONS: Readonly<Record<GuidedToolName, Operation>> = {
   [GuidedToolName.StartWorkflow]: (engine, { active, args }) => engine.startWorkflow(active.scope, args),
-  [GuidedToolName.ContinueWorkflow]: (engine, { scoped, active, args }) =>
+  [GuidedToolName.ContinueWorkflow]: (engine, { scoped, target, args }) =>
     args['migration'] === undefined
       ? engine.continueWorkflow(scoped.scope, args)
-      : engine.continueWorkflow(scoped.scope, args, active.scope),
+      : engine.continueWorkflow(scoped.scope, args, target?.scope),
   [GuidedToolName.PrepareStepValidation]: (engine, { scoped, args }) =>
     engine.prepareStepValidation(scoped.scope, args),
   [GuidedToolName.SubmitStepValidation]: (engine, { scoped, args }) => engine.submitStepValidation(scoped.scope, args),
@@ -94,7 +99,11 @@ export function createWorkflowEngineProfile(opts: WorkflowEngineProfileOptions):
     // A release the store cannot produce is left to the engine, which fails closed on the release mismatch.
     const scoped =
       pinned === undefined || pinned === active.release.release ? active : ((await scopes.named(pinned)) ?? active);
-    const value = OPERATIONS[name](engine, { scoped, active, args });
+    const target =
+      name === GuidedToolName.ContinueWorkflow && args['migration'] !== undefined
+        ? await scopes.migrationTarget()
+        : undefined;
+    const value = OPERATIONS[name](engine, { scoped, active, target, args });
     return { ok: true, value };
   }
 

@@ -23,7 +23,7 @@ export {
 } from './validate/index.js';
 export { workflowGraph, workflowMermaid, mermaidText, predicateLabel } from './graph.js';
 export type { WorkflowGraph, WorkflowGraphEdge, WorkflowGraphNode } from './graph.js';
-export { FolderReleaseStore, ActiveReleaseChannel, packagedReleaseStore, StoreReason } from './store/index.js';
+export * from './store/index.js';
 export type {
   FolderStoreOptions,
   PublishResult,

@@ -58,16 +58,32 @@ describe('release routing', () => {
     assert.equal((JSON.parse((pinned.contents[0] as { text: string }).text) as JsonObject)['version'], '1.1.0');
   });
 
-  test('continue with a migration request moves a pinned checkpoint to the active release only when confirmed', async () => {
+  const migrationTo = (p: Participant, confirm: boolean): JsonObject => ({
+    target_release: NEW_RELEASE,
+    workflow_version: '1.2.0',
+    host: p.host(),
+    confirm,
+  });
+
+  test('with no migration target set, a migration request is refused even when a newer release is active', async () => {
     const { releases, participant: p } = await setup(OLD_RELEASE);
     await p.start();
     releases.store.activate(NEW_RELEASE);
-    const migration = (confirm: boolean): JsonObject => ({
-      target_release: NEW_RELEASE,
-      workflow_version: '1.2.0',
-      host: p.host(),
-      confirm,
+    const refused = await p.call('rimthan.continue_workflow', {
+      checkpoint: p.checkpoint as JsonObject,
+      confirmed_state: p.state,
+      migration: migrationTo(p, false),
     });
+    assert.equal(refused.isError, true);
+    assert.equal((refused.value['error'] as JsonObject)['reason'], 'migration_unavailable');
+  });
+
+  test('continue with a migration request moves a pinned checkpoint to the migration target only when confirmed', async () => {
+    const { releases, participant: p } = await setup(OLD_RELEASE);
+    await p.start();
+    // The migration target is its own channel, verified separately; the active release stays the old one.
+    await releases.store.setChannel({ channel: 'migration-target', release: NEW_RELEASE, actor: 'test' });
+    const migration = (confirm: boolean): JsonObject => migrationTo(p, confirm);
     const preview = await p.ok('rimthan.continue_workflow', {
       checkpoint: p.checkpoint as JsonObject,
       confirmed_state: p.state,

@@ -1,0 +1,34 @@
+/** A bounded map that forgets the least recently used entry first. */
+export class LruCache<K, V> {
+  readonly #entries = new Map<K, V>();
+
+  constructor(readonly capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity must be a positive integer');
+  }
+
+  get(key: K): V | undefined {
+    const value = this.#entries.get(key);
+    if (value === undefined) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+    return value;
+  }
+
+  set(key: K, value: V): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+    while (this.#entries.size > this.capacity) {
+      const oldest = this.#entries.keys().next();
+      if (oldest.done === true) break;
+      this.#entries.delete(oldest.value);
+    }
+  }
+
+  delete(key: K): void {
+    this.#entries.delete(key);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
