@@ -11,10 +11,10 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { RimthanError } from '../../core/errors.js';
 import { canChain, planCommit, type PreparedCommit } from './commit-plan.js';
-import { commitBatchValues, createBatchValues } from './postgres-batch-sql.js';
+import { commitBatchValues, createBatchValues, type CreateRow } from './postgres-batch-sql.js';
 import type { PostgresQueries } from './postgres-queries.js';
 import { isUniqueViolation, rowToRun, type RunRow } from './rows.js';
-import { StoreConflictError, type NewRunRecord, type RunRecord, type StoreObserver } from './types.js';
+import { StoreConflictError, type RunRecord, type StoreObserver } from './types.js';
 import { WriteBatcher, type Outcome } from './write-batcher.js';
 
 /** Most writes in one batch statement (bounds the statement's parameter arrays). */
@@ -85,14 +85,8 @@ function chainRecords(chain: readonly PreparedCommit[], row: CommitRow): RunReco
   return out;
 }
 
-/** A pending record to create, with the seed written in the same transaction when given. */
-export interface CreateItem {
-  readonly record: NewRunRecord;
-  readonly seed: PreparedCommit | undefined;
-}
-
 /** Takes each run id and idempotency key once per batch (a duplicate waits and then conflicts on its own). */
-function selectCreates(queue: readonly CreateItem[]): boolean[] {
+function selectCreates(queue: readonly CreateRow[]): boolean[] {
   const seen = new Set<string>();
   return queue.map(({ record: r }) => {
     const keys = [
@@ -110,7 +104,7 @@ export class PostgresWriter {
   readonly #sql: PostgresQueries;
   readonly #observer: StoreObserver | undefined;
   readonly commits: WriteBatcher<PreparedCommit, RunRecord>;
-  readonly creates: WriteBatcher<CreateItem, RunRecord>;
+  readonly creates: WriteBatcher<CreateRow, RunRecord>;
   readonly inputs: WriteBatcher<{ sha256: string; canonical: string }, void>;
   /** Run ids to announce on `channel`: one unsynced NOTIFY statement per batch (see NOTIFY_BATCH_SQL). */
   readonly notices: WriteBatcher<string, void>;
@@ -219,69 +213,28 @@ export class PostgresWriter {
   }
 
   /**
-   * Pending records in one insert. When some carry their seed, the insert and one commit statement for those seeds
-   * share a transaction (one WAL flush for the whole start); a seed refused there rolls the batch back, and the batch is
-   * retried record by record so only that start fails.
+   * New records, each with its seed when it has one, in ONE statement (one WAL flush for the whole batch of starts). A
+   * batch the database rejects as a whole is retried record by record, so only the offending start fails.
    */
-  async #writeCreates(batch: readonly CreateItem[]): Promise<Outcome<RunRecord>[]> {
-    const values = createBatchValues(batch.map((b) => b.record));
-    const seeds = batch.flatMap((b) => (b.seed === undefined ? [] : [b.seed]));
-    if (seeds.length === 0) {
-      const rows = (await this.#pool.query<RunRow>(named(this.#sql.createRuns, values))).rows;
-      return this.#createOutcomes(batch, new Map(rows.map((row) => [row.run_id, rowToRun(row)])), new Map());
-    }
-    const client = await this.#pool.connect();
-    let broken: Error | undefined;
+  async #writeCreates(batch: readonly CreateRow[]): Promise<Outcome<RunRecord>[]> {
+    let rows: RunRow[];
     try {
-      await client.query('BEGIN');
-      const rows = (await client.query<RunRow>(named(this.#sql.createRuns, values))).rows;
-      const created = new Map(rows.map((row) => [row.run_id, rowToRun(row)]));
-      const chains = seeds.filter((p) => created.has(p.commit.run_id)).map((p) => [p]);
-      const seeded = new Map<string, RunRecord>();
-      if (chains.length > 0) {
-        const result = await client.query<CommitRow>(named(this.#sql.commitBatch, commitBatchValues(chains)));
-        for (const row of result.rows)
-          seeded.set(
-            row.run_id,
-            chainRecords(chains.find((c) => c[0]?.commit.run_id === row.run_id) ?? [], row)[0] as RunRecord,
-          );
-      }
-      if (seeded.size !== chains.length) {
-        await client.query('ROLLBACK');
-        if (batch.length === 1) {
-          const only = batch[0] as CreateItem;
-          const record = created.get(only.record.run_id);
-          let error: unknown = new StoreConflictError('the seed was refused');
-          try {
-            if (record !== undefined && only.seed !== undefined) planCommit(record, only.seed.commit);
-          } catch (refusal) {
-            error = refusal;
-          }
-          return [{ ok: false, error }];
-        }
+      rows = (await this.#pool.query<RunRow>(named(this.#sql.createRuns, createBatchValues(batch)))).rows;
+    } catch (error) {
+      if (!isRowRefusal(error)) throw error;
+      if (batch.length > 1) {
         const outcomes: Outcome<RunRecord>[] = [];
         for (const item of batch) outcomes.push(...(await this.#writeCreates([item])));
         return outcomes;
       }
-      await client.query('COMMIT');
-      return this.#createOutcomes(batch, created, seeded);
-    } catch (error) {
-      await client
-        .query('ROLLBACK')
-        .catch((e: unknown) => (broken = e instanceof Error ? e : new Error('rollback failed')));
-      throw error;
-    } finally {
-      client.release(broken);
+      const refusal = isUniqueViolation(error)
+        ? new StoreConflictError('checkpoint or activity position already taken')
+        : error;
+      return [{ ok: false, error: refusal }];
     }
-  }
-
-  #createOutcomes(
-    batch: readonly CreateItem[],
-    created: ReadonlyMap<string, RunRecord>,
-    seeded: ReadonlyMap<string, RunRecord>,
-  ): Outcome<RunRecord>[] {
+    const created = new Map(rows.map((row) => [row.run_id, rowToRun(row)]));
     return batch.map(({ record: r }) => {
-      const record = seeded.get(r.run_id) ?? created.get(r.run_id);
+      const record = created.get(r.run_id);
       return record !== undefined
         ? { ok: true, value: record }
         : { ok: false, error: new StoreConflictError('run id or idempotency key already exists') };

@@ -11,7 +11,7 @@ import type { PoolConfig } from 'pg';
 import { RimthanError } from '../../core/errors.js';
 import { NotifyHub } from './notify-hub.js';
 import { PostgresListener } from './postgres-listener.js';
-import { prepareCommit, prepareSeed } from './commit-plan.js';
+import { planCommit, prepareCommit, prepareSeed } from './commit-plan.js';
 import { postgresQueries, type PostgresQueries } from './postgres-queries.js';
 import { migratePostgres, quoteSchema } from './postgres-schema.js';
 import { PostgresWriter } from './postgres-writer.js';
@@ -147,13 +147,17 @@ export class PostgresRunStore implements RunStore {
   }
 
   /**
-   * Group-committed: concurrent starts share one multi-row insert (a duplicate fails alone); with `seed`, the record and
-   * its seed are one transaction (see RunStore.createRun).
+   * Group-committed: concurrent starts share one statement (a duplicate fails alone); with `seed`, the record is
+   * written as its seed leaves it, with the seed's checkpoint and activities, in that same statement (see
+   * RunStore.createRun). The seed is decided against the fresh record here, before it is queued: a refused seed writes
+   * nothing.
    */
   async createRun(record: NewRunRecord, seed?: Commit): Promise<RunRecord> {
     checkNewRun(record);
-    const prepared = seed === undefined ? undefined : prepareSeed(record, seed);
-    return this.#open().writer.creates.submit({ record, seed: prepared });
+    if (seed === undefined) return this.#open().writer.creates.submit({ record });
+    const prepared = prepareSeed(record, seed);
+    const planned = planCommit({ ...record, created_seq: 0, record_revision: 0 }, prepared.commit);
+    return this.#open().writer.creates.submit({ record, seeded: { record: planned, seed: prepared } });
   }
 
   async getRun(session_id: string, run_id: string): Promise<RunRecord | undefined> {
