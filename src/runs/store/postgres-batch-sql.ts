@@ -146,7 +146,10 @@ export function commitBatchValues(chains: readonly (readonly PreparedCommit[])[]
  * start is one statement, one round trip and one WAL flush. A seed needs no check against stored state (the record is
  * new; planCommit decided it against the fresh record before it was queued). A duplicate run id or idempotency key is
  * skipped (absent from RETURNING) and writes no checkpoint or activity; an activity whose event id is taken already
- * is skipped and not counted in `activity_cursor`, as in a commit. Parameters: see `createBatchValues`.
+ * is skipped and not counted in `activity_cursor`, as in a commit. The batch also writes the inputs staged by putInput
+ * ($36, $37; a digest already stored is a no-op), so an input reaches the disk with, or before, every run that refers
+ * to it; a batch of inputs alone commits without a flush of its own (see UNSYNCED). Parameters: see
+ * `createBatchValues`.
  */
 export function createBatchSql(q: string): string {
   return `WITH u AS (
@@ -184,6 +187,15 @@ export function createBatchSql(q: string): string {
       FROM unnest($32::text[], $33::int[], $34::text[], $35::text[]) AS c(run_id, revision, state, created_at)
       WHERE c.run_id IN (SELECT run_id FROM ins)
     ),
+    relaxed AS (
+      SELECT set_config('synchronous_commit',
+        CASE WHEN cardinality($1::text[]) = 0 THEN 'off' ELSE current_setting('synchronous_commit') END, true)
+    ),
+    inp AS (
+      INSERT INTO ${q}.inputs (sha256, canonical)
+      SELECT n.sha256, n.canonical FROM unnest($36::text[], $37::text[]) AS n(sha256, canonical), relaxed
+      ON CONFLICT (sha256) DO NOTHING
+    ),
     acts AS (
       INSERT INTO ${q}.activities (run_id, revision, ordinal, event_id, kind, run_status, occurred_at, vertex_id,
         vertex_label, completed_vertices, total_vertices, message)
@@ -193,18 +205,22 @@ export function createBatchSql(q: string): string {
     SELECT * FROM ins`;
 }
 
-/** A record to create: as given (`seeded` undefined), or as its seed (a prepared commit on it) leaves it. */
+/**
+ * A record to create: as given (`seeded` undefined), or as its seed (a prepared commit on it) leaves it. Without a
+ * record, the item only asks for a batch (one that writes the staged inputs).
+ */
 export interface CreateRow {
-  readonly record: NewRunRecord;
+  readonly record?: NewRunRecord;
   readonly seeded?: { readonly record: RunRecord; readonly seed: PreparedCommit };
 }
 
-/** The parameters of `createBatchSql`. */
-export function createBatchValues(items: readonly CreateRow[]): unknown[] {
+/** The parameters of `createBatchSql`: the records (with their seeds) and the staged inputs (digest → text). */
+export function createBatchValues(items: readonly CreateRow[], inputs: ReadonlyMap<string, string>): unknown[] {
   const columns: unknown[][] = Array.from({ length: 19 }, () => []);
   const acts: unknown[][] = Array.from({ length: 12 }, () => []);
   const cps: unknown[][] = [[], [], [], []];
   for (const { record, seeded } of items) {
+    if (record === undefined) continue;
     const r = seeded?.record ?? { ...record, record_revision: 0 };
     const lease = seeded?.seed.commit.lease;
     const json = encodeJsonColumns(r);
@@ -238,7 +254,7 @@ export function createBatchValues(items: readonly CreateRow[]): unknown[] {
     }
     for (const entry of c.activities ?? []) activityValues(c.run_id, entry).forEach((v, i) => acts[i]?.push(v));
   }
-  return [...columns, ...acts, ...cps];
+  return [...columns, ...acts, ...cps, [...inputs.keys()], [...inputs.values()]];
 }
 
 /**
@@ -256,11 +272,3 @@ export const UNSYNCED = `(SELECT set_config('synchronous_commit', 'off', true))`
  */
 export const NOTIFY_BATCH_SQL = `WITH relaxed AS ${UNSYNCED}
     SELECT count(pg_notify($1, u.run_id)) FROM unnest($2::text[]) AS u(run_id), relaxed`;
-
-/** Many inputs in one unsynced statement. */
-export function inputBatchSql(q: string): string {
-  return `WITH relaxed AS ${UNSYNCED}
-    INSERT INTO ${q}.inputs (sha256, canonical)
-    SELECT u.sha256, u.canonical FROM unnest($1::text[], $2::text[]) AS u(sha256, canonical), relaxed
-    ON CONFLICT (sha256) DO NOTHING`;
-}

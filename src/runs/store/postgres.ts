@@ -135,13 +135,19 @@ export class PostgresRunStore implements RunStore {
     return this.#open().pool;
   }
 
-  /** Group-committed without an fsync of its own: the synced createRun that first refers to it follows in WAL order. */
+  /**
+   * Staged, not written on the caller's path: the next createRun batch writes it in its own statement, so an input is on
+   * disk no later than the first run that refers to it (a batch of inputs alone commits without an fsync of its own).
+   * This store answers getInput for it at once.
+   */
   async putInput(sha256: string, canonical: string): Promise<void> {
     checkInput(sha256, canonical);
-    await this.#open().writer.inputs.submit({ sha256, canonical });
+    await this.#open().writer.putInput(sha256, canonical);
   }
 
   async getInput(sha256: string): Promise<string | undefined> {
+    const staged = this.#open().writer.stagedInput(sha256);
+    if (staged !== undefined) return staged;
     const result = await this.#pool().query<{ canonical: string }>(this.#sql.getInput, [sha256]);
     return result.rows[0]?.canonical;
   }
@@ -154,10 +160,14 @@ export class PostgresRunStore implements RunStore {
    */
   async createRun(record: NewRunRecord, seed?: Commit): Promise<RunRecord> {
     checkNewRun(record);
-    if (seed === undefined) return this.#open().writer.creates.submit({ record });
-    const prepared = prepareSeed(record, seed);
-    const planned = planCommit({ ...record, created_seq: 0, record_revision: 0 }, prepared.commit);
-    return this.#open().writer.creates.submit({ record, seeded: { record: planned, seed: prepared } });
+    const prepared = seed === undefined ? undefined : prepareSeed(record, seed);
+    const seeded =
+      prepared === undefined
+        ? undefined
+        : { record: planCommit({ ...record, created_seq: 0, record_revision: 0 }, prepared.commit), seed: prepared };
+    const created = await this.#open().writer.creates.submit(seeded === undefined ? { record } : { record, seeded });
+    if (created === undefined) throw new RimthanError('internal', 'a batched start lost its record');
+    return created;
   }
 
   async getRun(session_id: string, run_id: string): Promise<RunRecord | undefined> {
