@@ -8,7 +8,7 @@
  */
 import type { PreparedCommit } from './commit-plan.js';
 import { activityValues, encodeJsonColumns, RUN_COLUMNS } from './rows.js';
-import type { NewRunRecord } from './types.js';
+import type { NewRunRecord, RunRecord } from './types.js';
 import { allowedTransitionPairs } from './validate.js';
 
 const COLUMNS = RUN_COLUMNS.split(', ');
@@ -140,27 +140,89 @@ export function commitBatchValues(chains: readonly (readonly PreparedCommit[])[]
   return [...runs, ...acts, ...cps];
 }
 
-/** Many pending records in one statement; a duplicate run id or idempotency key is skipped (absent from RETURNING). */
+/**
+ * Many new records in one statement, each with its seed when it has one: the record is inserted as the seed leaves it
+ * (its status, checkpoint revision 0, record revision 1, the lease), with the seed's checkpoint and activities, so a
+ * start is one statement, one round trip and one WAL flush. A seed needs no check against stored state (the record is
+ * new; planCommit decided it against the fresh record before it was queued). A duplicate run id or idempotency key is
+ * skipped (absent from RETURNING) and writes no checkpoint or activity; an activity whose event id is taken already
+ * is skipped and not counted in `activity_cursor`, as in a commit. The batch also writes the inputs staged by putInput
+ * ($36, $37; a digest already stored is a no-op), so an input reaches the disk with, or before, every run that refers
+ * to it; a batch of inputs alone commits without a flush of its own (see UNSYNCED). Parameters: see
+ * `createBatchValues`.
+ */
 export function createBatchSql(q: string): string {
-  return `INSERT INTO ${q}.runs (run_id, session_id, definition_name, definition_version, parent_run_id, input_sha256,
-      idempotency_key, status, status_summary, cancel_requested, checkpoint_revision, activity_cursor, artifacts,
-      artifact_namespace, interrupt, created_at, updated_at, record_revision)
-    SELECT u.run_id, u.session_id, u.definition_name, u.definition_version, u.parent_run_id, u.input_sha256,
-      u.idempotency_key, u.status, u.status_summary, u.cancel_requested, -1, 0, u.artifacts, u.artifact_namespace,
-      u.interrupt, u.created_at, u.updated_at, 0
-    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-      $9::text[], $10::bool[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[]) WITH ORDINALITY
+  return `WITH u AS (
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+        $8::text[], $9::text[], $10::bool[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+        $16::int[], $17::int[], $18::text[], $19::float8[]) WITH ORDINALITY
       AS u(run_id, session_id, definition_name, definition_version, parent_run_id, input_sha256, idempotency_key,
-        status, status_summary, cancel_requested, artifacts, artifact_namespace, interrupt, created_at, updated_at, ord)
-    ORDER BY u.ord
-    ON CONFLICT DO NOTHING
-    RETURNING ${RUN_COLUMNS}`;
+        status, status_summary, cancel_requested, artifacts, artifact_namespace, interrupt, created_at, updated_at,
+        checkpoint_revision, record_revision, lease_owner, lease_ms, ord)
+    ),
+    ia AS (
+      SELECT * FROM unnest($20::text[], $21::int[], $22::int[], $23::text[], $24::text[], $25::text[], $26::text[],
+        $27::text[], $28::text[], $29::int[], $30::int[], $31::text[])
+      AS a(run_id, revision, ordinal, event_id, kind, run_status, occurred_at, vertex_id, vertex_label,
+        completed_vertices, total_vertices, message)
+    ),
+    ins AS (
+      INSERT INTO ${q}.runs (run_id, session_id, definition_name, definition_version, parent_run_id, input_sha256,
+        idempotency_key, status, status_summary, cancel_requested, checkpoint_revision, activity_cursor, artifacts,
+        artifact_namespace, interrupt, created_at, updated_at, record_revision, lease_owner, lease_expires_at)
+      SELECT u.run_id, u.session_id, u.definition_name, u.definition_version, u.parent_run_id, u.input_sha256,
+        u.idempotency_key, u.status, u.status_summary, u.cancel_requested, u.checkpoint_revision,
+        (SELECT count(*) FROM ia a WHERE a.run_id = u.run_id
+          AND NOT EXISTS (SELECT 1 FROM ${q}.activities x WHERE x.event_id = a.event_id))::int,
+        u.artifacts, u.artifact_namespace, u.interrupt, u.created_at, u.updated_at, u.record_revision, u.lease_owner,
+        CASE WHEN u.lease_owner IS NOT NULL THEN now() + u.lease_ms * interval '1 millisecond' END
+      FROM u
+      ORDER BY u.ord
+      ON CONFLICT DO NOTHING
+      RETURNING ${RUN_COLUMNS}
+    ),
+    cps AS (
+      INSERT INTO ${q}.checkpoints (run_id, revision, state, created_at)
+      SELECT c.run_id, c.revision, c.state, c.created_at
+      FROM unnest($32::text[], $33::int[], $34::text[], $35::text[]) AS c(run_id, revision, state, created_at)
+      WHERE c.run_id IN (SELECT run_id FROM ins)
+    ),
+    relaxed AS (
+      SELECT set_config('synchronous_commit',
+        CASE WHEN cardinality($1::text[]) = 0 THEN 'off' ELSE current_setting('synchronous_commit') END, true)
+    ),
+    inp AS (
+      INSERT INTO ${q}.inputs (sha256, canonical)
+      SELECT n.sha256, n.canonical FROM unnest($36::text[], $37::text[]) AS n(sha256, canonical), relaxed
+      ON CONFLICT (sha256) DO NOTHING
+    ),
+    acts AS (
+      INSERT INTO ${q}.activities (run_id, revision, ordinal, event_id, kind, run_status, occurred_at, vertex_id,
+        vertex_label, completed_vertices, total_vertices, message)
+      SELECT a.* FROM ia a WHERE a.run_id IN (SELECT run_id FROM ins)
+      ON CONFLICT (event_id) DO NOTHING
+    )
+    SELECT * FROM ins`;
 }
 
-/** The parameters of `createBatchSql`. */
-export function createBatchValues(records: readonly NewRunRecord[]): unknown[] {
-  const columns: unknown[][] = Array.from({ length: 15 }, () => []);
-  for (const r of records) {
+/**
+ * A record to create: as given (`seeded` undefined), or as its seed (a prepared commit on it) leaves it. Without a
+ * record, the item only asks for a batch (one that writes the staged inputs).
+ */
+export interface CreateRow {
+  readonly record?: NewRunRecord;
+  readonly seeded?: { readonly record: RunRecord; readonly seed: PreparedCommit };
+}
+
+/** The parameters of `createBatchSql`: the records (with their seeds) and the staged inputs (digest → text). */
+export function createBatchValues(items: readonly CreateRow[], inputs: ReadonlyMap<string, string>): unknown[] {
+  const columns: unknown[][] = Array.from({ length: 19 }, () => []);
+  const acts: unknown[][] = Array.from({ length: 12 }, () => []);
+  const cps: unknown[][] = [[], [], [], []];
+  for (const { record, seeded } of items) {
+    if (record === undefined) continue;
+    const r = seeded?.record ?? { ...record, record_revision: 0 };
+    const lease = seeded?.seed.commit.lease;
     const json = encodeJsonColumns(r);
     [
       r.run_id,
@@ -178,9 +240,21 @@ export function createBatchValues(records: readonly NewRunRecord[]): unknown[] {
       json.interrupt,
       r.created_at,
       r.updated_at,
+      r.checkpoint_revision,
+      r.record_revision,
+      lease?.worker_id ?? null,
+      lease?.lease_ms ?? null,
     ].forEach((v, i) => columns[i]?.push(v));
+    if (seeded === undefined) continue;
+    const c = seeded.seed.commit;
+    if (c.checkpoint !== undefined) {
+      [c.run_id, c.checkpoint.revision, seeded.seed.checkpointState, c.checkpoint.created_at].forEach((v, i) =>
+        cps[i]?.push(v),
+      );
+    }
+    for (const entry of c.activities ?? []) activityValues(c.run_id, entry).forEach((v, i) => acts[i]?.push(v));
   }
-  return columns;
+  return [...columns, ...acts, ...cps, [...inputs.keys()], [...inputs.values()]];
 }
 
 /**
@@ -198,11 +272,3 @@ export const UNSYNCED = `(SELECT set_config('synchronous_commit', 'off', true))`
  */
 export const NOTIFY_BATCH_SQL = `WITH relaxed AS ${UNSYNCED}
     SELECT count(pg_notify($1, u.run_id)) FROM unnest($2::text[]) AS u(run_id), relaxed`;
-
-/** Many inputs in one unsynced statement. */
-export function inputBatchSql(q: string): string {
-  return `WITH relaxed AS ${UNSYNCED}
-    INSERT INTO ${q}.inputs (sha256, canonical)
-    SELECT u.sha256, u.canonical FROM unnest($1::text[], $2::text[]) AS u(sha256, canonical), relaxed
-    ON CONFLICT (sha256) DO NOTHING`;
-}

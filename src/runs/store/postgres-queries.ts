@@ -1,7 +1,7 @@
 /**
  * SQL text of the PostgreSQL run store for one (quoted) schema. Values are always bound parameters.
  */
-import { commitBatchSql, createBatchSql, inputBatchSql, NOTIFY_BATCH_SQL, UNSYNCED } from './postgres-batch-sql.js';
+import { commitBatchSql, createBatchSql, NOTIFY_BATCH_SQL, UNSYNCED } from './postgres-batch-sql.js';
 import { ACTIVITY_COLUMNS, RUN_COLUMNS } from './rows.js';
 import { sessionQueries } from './sessions.js';
 
@@ -9,7 +9,6 @@ import { sessionQueries } from './sessions.js';
 export function postgresQueries(q: string) {
   const sessions = sessionQueries('postgres', `${q}.runs`);
   return {
-    putInputs: inputBatchSql(q),
     createRuns: createBatchSql(q),
     commitBatch: commitBatchSql(q),
     runsByIds: `SELECT ${RUN_COLUMNS} FROM ${q}.runs WHERE run_id = ANY($1::text[])`,

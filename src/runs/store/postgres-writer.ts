@@ -1,6 +1,6 @@
 /**
- * Group commit for the PostgreSQL store, on the shared WriteBatcher: every kind of write (commits, pending records,
- * inputs, wake-up notifications) has its own queue, and each batch is ONE statement, so a batch costs one round trip and one WAL flush
+ * Group commit for the PostgreSQL store, on the shared WriteBatcher: every kind of write (commits, new records with
+ * their seeds and the inputs staged for them, wake-up notifications) has its own queue, and each batch is ONE statement, so a batch costs one round trip and one WAL flush
  * however many runs it carries. Commits of one run that are queued back to back go into the same batch as one chain
  * (see canChain); a commit that cannot join its run's chain waits for the next batch, so a run's commits are still
  * applied in call order. A refused run writes nothing while the others commit (see postgres-batch-sql.ts); a batch the
@@ -11,14 +11,17 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { RimthanError } from '../../core/errors.js';
 import { canChain, planCommit, type PreparedCommit } from './commit-plan.js';
-import { commitBatchValues, createBatchValues } from './postgres-batch-sql.js';
+import { commitBatchValues, createBatchValues, type CreateRow } from './postgres-batch-sql.js';
 import type { PostgresQueries } from './postgres-queries.js';
 import { isUniqueViolation, rowToRun, type RunRow } from './rows.js';
-import { StoreConflictError, type NewRunRecord, type RunRecord, type StoreObserver } from './types.js';
+import { StoreConflictError, type RunRecord, type StoreObserver } from './types.js';
 import { WriteBatcher, type Outcome } from './write-batcher.js';
 
 /** Most writes in one batch statement (bounds the statement's parameter arrays). */
 const MAX_BATCH = 512;
+
+/** Input text staged for the next create batch beyond which putInput waits for its write (see putInput). */
+const MAX_STAGED_BYTES = 4 * 1024 * 1024;
 
 interface CommitRow extends RunRow {
   new_revision: number;
@@ -85,16 +88,11 @@ function chainRecords(chain: readonly PreparedCommit[], row: CommitRow): RunReco
   return out;
 }
 
-/** A pending record to create, with the seed written in the same transaction when given. */
-export interface CreateItem {
-  readonly record: NewRunRecord;
-  readonly seed: PreparedCommit | undefined;
-}
-
 /** Takes each run id and idempotency key once per batch (a duplicate waits and then conflicts on its own). */
-function selectCreates(queue: readonly CreateItem[]): boolean[] {
+function selectCreates(queue: readonly CreateRow[]): boolean[] {
   const seen = new Set<string>();
   return queue.map(({ record: r }) => {
+    if (r === undefined) return true;
     const keys = [
       `id:${r.run_id}`,
       ...(r.idempotency_key === null ? [] : [`key:${r.session_id}:${r.idempotency_key}`]),
@@ -110,8 +108,10 @@ export class PostgresWriter {
   readonly #sql: PostgresQueries;
   readonly #observer: StoreObserver | undefined;
   readonly commits: WriteBatcher<PreparedCommit, RunRecord>;
-  readonly creates: WriteBatcher<CreateItem, RunRecord>;
-  readonly inputs: WriteBatcher<{ sha256: string; canonical: string }, void>;
+  readonly creates: WriteBatcher<CreateRow, RunRecord | undefined>;
+  /** Inputs put but not yet written (digest → canonical text); every batch of `creates` writes them. */
+  readonly #staged = new Map<string, string>();
+  #stagedBytes = 0;
   /** Run ids to announce on `channel`: one unsynced NOTIFY statement per batch (see NOTIFY_BATCH_SQL). */
   readonly notices: WriteBatcher<string, void>;
 
@@ -124,13 +124,12 @@ export class PostgresWriter {
       select: selectChains,
     });
     this.creates = new WriteBatcher((b) => this.#writeCreates(b), { maxBatch: MAX_BATCH, select: selectCreates });
-    this.inputs = new WriteBatcher((b) => this.#writeInputs(b), { maxBatch: MAX_BATCH });
     this.notices = new WriteBatcher((b) => this.#writeNotices(channel, b), { maxBatch: MAX_BATCH });
   }
 
   /** Waits until every queued write has been written. */
   async drain(): Promise<void> {
-    await Promise.all([this.commits.drain(), this.creates.drain(), this.inputs.drain(), this.notices.drain()]);
+    await Promise.all([this.commits.drain(), this.creates.drain(), this.notices.drain()]);
   }
 
   async #timed<T>(writes: number, work: () => Promise<T>): Promise<T> {
@@ -219,79 +218,57 @@ export class PostgresWriter {
   }
 
   /**
-   * Pending records in one insert. When some carry their seed, the insert and one commit statement for those seeds
-   * share a transaction (one WAL flush for the whole start); a seed refused there rolls the batch back, and the batch is
-   * retried record by record so only that start fails.
+   * Stages an input: the next batch of `creates` writes it (with the start that refers to it, when that start is
+   * queued by then), so a start pays no round trip of its own for its input. Until it is written, `stagedInput` answers
+   * for it. Beyond MAX_STAGED_BYTES (the database is failing or slow) the caller waits for the write instead.
    */
-  async #writeCreates(batch: readonly CreateItem[]): Promise<Outcome<RunRecord>[]> {
-    const values = createBatchValues(batch.map((b) => b.record));
-    const seeds = batch.flatMap((b) => (b.seed === undefined ? [] : [b.seed]));
-    if (seeds.length === 0) {
-      const rows = (await this.#pool.query<RunRow>(named(this.#sql.createRuns, values))).rows;
-      return this.#createOutcomes(batch, new Map(rows.map((row) => [row.run_id, rowToRun(row)])), new Map());
-    }
-    const client = await this.#pool.connect();
-    let broken: Error | undefined;
+  async putInput(sha256: string, canonical: string): Promise<void> {
+    if (this.#staged.has(sha256)) return;
+    this.#staged.set(sha256, canonical);
+    this.#stagedBytes += canonical.length;
+    const written = this.creates.submit({});
+    if (this.#stagedBytes > MAX_STAGED_BYTES) await written;
+    else written.catch(() => undefined); // still staged: the next batch writes it, and a start in it fails alone
+  }
+
+  /** An input put but not yet written. */
+  stagedInput(sha256: string): string | undefined {
+    return this.#staged.get(sha256);
+  }
+
+  /**
+   * New records, each with its seed when it has one, and the staged inputs, in ONE statement (one WAL flush for the
+   * whole batch of starts). A batch the database rejects as a whole is retried record by record, so only the offending
+   * start fails.
+   */
+  async #writeCreates(batch: readonly CreateRow[]): Promise<Outcome<RunRecord | undefined>[]> {
+    const inputs = new Map(this.#staged);
+    let rows: RunRow[];
     try {
-      await client.query('BEGIN');
-      const rows = (await client.query<RunRow>(named(this.#sql.createRuns, values))).rows;
-      const created = new Map(rows.map((row) => [row.run_id, rowToRun(row)]));
-      const chains = seeds.filter((p) => created.has(p.commit.run_id)).map((p) => [p]);
-      const seeded = new Map<string, RunRecord>();
-      if (chains.length > 0) {
-        const result = await client.query<CommitRow>(named(this.#sql.commitBatch, commitBatchValues(chains)));
-        for (const row of result.rows)
-          seeded.set(
-            row.run_id,
-            chainRecords(chains.find((c) => c[0]?.commit.run_id === row.run_id) ?? [], row)[0] as RunRecord,
-          );
+      rows = (await this.#pool.query<RunRow>(named(this.#sql.createRuns, createBatchValues(batch, inputs)))).rows;
+      for (const [sha256, canonical] of inputs) {
+        if (this.#staged.delete(sha256)) this.#stagedBytes -= canonical.length;
       }
-      if (seeded.size !== chains.length) {
-        await client.query('ROLLBACK');
-        if (batch.length === 1) {
-          const only = batch[0] as CreateItem;
-          const record = created.get(only.record.run_id);
-          let error: unknown = new StoreConflictError('the seed was refused');
-          try {
-            if (record !== undefined && only.seed !== undefined) planCommit(record, only.seed.commit);
-          } catch (refusal) {
-            error = refusal;
-          }
-          return [{ ok: false, error }];
-        }
-        const outcomes: Outcome<RunRecord>[] = [];
+    } catch (error) {
+      if (!isRowRefusal(error)) throw error;
+      if (batch.length > 1) {
+        const outcomes: Outcome<RunRecord | undefined>[] = [];
         for (const item of batch) outcomes.push(...(await this.#writeCreates([item])));
         return outcomes;
       }
-      await client.query('COMMIT');
-      return this.#createOutcomes(batch, created, seeded);
-    } catch (error) {
-      await client
-        .query('ROLLBACK')
-        .catch((e: unknown) => (broken = e instanceof Error ? e : new Error('rollback failed')));
-      throw error;
-    } finally {
-      client.release(broken);
+      const refusal = isUniqueViolation(error)
+        ? new StoreConflictError('checkpoint or activity position already taken')
+        : error;
+      return [{ ok: false, error: refusal }];
     }
-  }
-
-  #createOutcomes(
-    batch: readonly CreateItem[],
-    created: ReadonlyMap<string, RunRecord>,
-    seeded: ReadonlyMap<string, RunRecord>,
-  ): Outcome<RunRecord>[] {
+    const created = new Map(rows.map((row) => [row.run_id, rowToRun(row)]));
     return batch.map(({ record: r }) => {
-      const record = seeded.get(r.run_id) ?? created.get(r.run_id);
+      if (r === undefined) return { ok: true, value: undefined };
+      const record = created.get(r.run_id);
       return record !== undefined
         ? { ok: true, value: record }
         : { ok: false, error: new StoreConflictError('run id or idempotency key already exists') };
     });
-  }
-
-  async #writeInputs(batch: readonly { sha256: string; canonical: string }[]): Promise<Outcome<void>[]> {
-    const unique = new Map(batch.map((i) => [i.sha256, i.canonical]));
-    await this.#pool.query(named(this.#sql.putInputs, [[...unique.keys()], [...unique.values()]]));
-    return batch.map(() => ({ ok: true, value: undefined }));
   }
 
   async #writeNotices(channel: string, batch: readonly string[]): Promise<Outcome<void>[]> {

@@ -11,7 +11,7 @@ import type { PoolConfig } from 'pg';
 import { RimthanError } from '../../core/errors.js';
 import { NotifyHub } from '../../core/notify-hub.js';
 import { PostgresListener } from '../../postgres/index.js';
-import { prepareCommit, prepareSeed } from './commit-plan.js';
+import { planCommit, prepareCommit, prepareSeed } from './commit-plan.js';
 import { postgresQueries, type PostgresQueries } from './postgres-queries.js';
 import { migratePostgres, quoteSchema } from './postgres-schema.js';
 import { PostgresWriter } from './postgres-writer.js';
@@ -139,25 +139,39 @@ export class PostgresRunStore implements RunStore {
     return this.#open().pool;
   }
 
-  /** Group-committed without an fsync of its own: the synced createRun that first refers to it follows in WAL order. */
+  /**
+   * Staged, not written on the caller's path: the next createRun batch writes it in its own statement, so an input is on
+   * disk no later than the first run that refers to it (a batch of inputs alone commits without an fsync of its own).
+   * This store answers getInput for it at once.
+   */
   async putInput(sha256: string, canonical: string): Promise<void> {
     checkInput(sha256, canonical);
-    await this.#open().writer.inputs.submit({ sha256, canonical });
+    await this.#open().writer.putInput(sha256, canonical);
   }
 
   async getInput(sha256: string): Promise<string | undefined> {
+    const staged = this.#open().writer.stagedInput(sha256);
+    if (staged !== undefined) return staged;
     const result = await this.#pool().query<{ canonical: string }>(this.#sql.getInput, [sha256]);
     return result.rows[0]?.canonical;
   }
 
   /**
-   * Group-committed: concurrent starts share one multi-row insert (a duplicate fails alone); with `seed`, the record and
-   * its seed are one transaction (see RunStore.createRun).
+   * Group-committed: concurrent starts share one statement (a duplicate fails alone); with `seed`, the record is
+   * written as its seed leaves it, with the seed's checkpoint and activities, in that same statement (see
+   * RunStore.createRun). The seed is decided against the fresh record here, before it is queued: a refused seed writes
+   * nothing.
    */
   async createRun(record: NewRunRecord, seed?: Commit): Promise<RunRecord> {
     checkNewRun(record);
     const prepared = seed === undefined ? undefined : prepareSeed(record, seed);
-    return this.#open().writer.creates.submit({ record, seed: prepared });
+    const seeded =
+      prepared === undefined
+        ? undefined
+        : { record: planCommit({ ...record, created_seq: 0, record_revision: 0 }, prepared.commit), seed: prepared };
+    const created = await this.#open().writer.creates.submit(seeded === undefined ? { record } : { record, seeded });
+    if (created === undefined) throw new RimthanError('internal', 'a batched start lost its record');
+    return created;
   }
 
   async getRun(session_id: string, run_id: string): Promise<RunRecord | undefined> {
