@@ -19,6 +19,8 @@ import type { RunningConsole } from './support.js';
 
 const skip = chromiumSkipReason();
 const SESSION = 'console-e2e';
+/** A second session of the store, picked in the session picker. */
+const OTHER_SESSION = 'console-e2e-other';
 
 describe('the web console in Chromium', { skip, concurrency: false }, () => {
   let browser: Browser;
@@ -61,8 +63,8 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
   });
 
   /** Starts the approval flow from the runs page's generated form, as a person fills it in. */
-  async function startApprovalRun(): Promise<void> {
-    await page.goto(`${running.origin}/#/runs?session=${SESSION}`);
+  async function startApprovalRun(session = SESSION): Promise<void> {
+    await page.goto(`${running.origin}/#/runs?session=${session}`);
     await page.locator('details.start summary').click();
     await page.selectOption('#start-definition', `${APPROVAL_FLOW.name}@${APPROVAL_FLOW.version}`);
     for (const [field, text] of Object.entries(APPROVAL_FLOW.form)) await page.fill(`#input-${field}`, text);
@@ -97,7 +99,8 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
       await login.locator('tr[data-release="research-2026.11.1"]').waitFor();
       await login.goto(`${withTokens.origin}/#/runs`);
       await login.getByText('Your session:').waitFor();
-      assert.equal(await login.locator('#session').count(), 0, 'no session picker for a caller');
+      await login.locator('aside.session-picker').getByText('Your session has no runs yet.').waitFor();
+      assert.equal(await login.locator('#session').count(), 0, 'a caller cannot name another session');
     } finally {
       await other.close();
       assert.equal(await withTokens.stop(), 0);
@@ -201,6 +204,42 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
     await page.locator('table.runs .badge-status-cancelled').waitFor();
     await seen();
     await screenshot(page, 'runs');
+  });
+
+  test('picks another session of the store in the session picker and sees its runs', async () => {
+    await startApprovalRun(OTHER_SESSION);
+    await page.waitForURL(/#\/runs\/[0-9a-f-]{36}/);
+    const otherRun = /#\/runs\/([0-9a-f-]{36})/.exec(page.url())?.[1] ?? '';
+    await page.locator('.badge-status-interrupted').waitFor();
+    await page.goto(`${running.origin}/#/runs`);
+    const picker = page.locator('aside.session-picker');
+    const row = (session: string) => picker.locator(`tr[data-session="${session}"]`);
+    await row(OTHER_SESSION).waitFor();
+    const listed: (string | null)[] = [];
+    for (const r of await picker.locator('tr[data-session]').all()) listed.push(await r.getAttribute('data-session'));
+    assert.deepEqual(listed, [SESSION, OTHER_SESSION], 'the sessions of the store, in order');
+    assert.equal(await row(SESSION).getAttribute('class'), 'chosen', 'the console’s --session is chosen first');
+    await row(SESSION).locator('.badge-status-cancelled', { hasText: '1 cancelled' }).waitFor();
+    await row(SESSION).locator('.badge-status-completed', { hasText: '1 completed' }).waitFor();
+    assert.equal(await row(SESSION).locator('.total').textContent(), '2');
+    await row(OTHER_SESSION).locator('.badge-status-interrupted', { hasText: '1 interrupted' }).waitFor();
+
+    await row(OTHER_SESSION).getByRole('link', { name: OTHER_SESSION }).click();
+    await page.waitForURL(new RegExp(`session=${OTHER_SESSION}$`));
+    const runs = page.locator('table.runs tbody tr');
+    await page.locator(`table.runs tr[data-run="${otherRun}"]`).waitFor();
+    assert.equal(await runs.count(), 1, 'only the picked session’s run');
+    await page.locator('table.runs .badge-status-interrupted').waitFor();
+    assert.equal(await row(OTHER_SESSION).getAttribute('class'), 'chosen');
+    await page.locator('.session-runs h3', { hasText: OTHER_SESSION }).waitFor();
+    await seen();
+    await screenshot(page, 'sessions');
+
+    await row(SESSION).getByRole('link', { name: SESSION, exact: true }).click();
+    await page.locator(`table.runs tr[data-run="${otherRun}"]`).waitFor({ state: 'detached' });
+    await runs.nth(1).waitFor();
+    assert.equal(await runs.count(), 2);
+    await seen();
   });
 
   test('opens a session file from a workflow in progress and shows its current step', async () => {
