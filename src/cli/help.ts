@@ -13,7 +13,8 @@ Commands:
   runs upgrade|restart|migrate-store
                             upgrade a run to a newer flow version, restart one from a vertex, move a SQLite
                             store to PostgreSQL
-  runs session-id           print the runs session id of a bearer token (read from stdin or --token-file)
+  runs session-id           print the runs session id of a bearer token (read from stdin or --token-file) or
+                            of an OAuth principal (--issuer I --subject S)
 
 Options:
   -h, --help                show help (also after any command)
@@ -36,6 +37,14 @@ Options:
   --allowed-origin O  extra Origin accepted over HTTP (repeatable)
   --token-file PATH   require "Authorization: Bearer <token>"; PATH holds one token per line, each
                       its own caller (runs: its own session); or set RIMTHAN_MCP_BEARER_TOKEN
+  --oauth-issuer URL  accept OAuth 2.1 JWT access tokens from this issuer (exact iss); needs the two below;
+                      with --token-file as well, either kind of credential is accepted
+  --oauth-audience A  the audience (aud) tokens must carry: normally this endpoint's public URL
+  --oauth-jwks F|URL  the issuer's public keys: a JWKS file or an https:// URL (cached; refetched for an unknown
+                      kid at most every 30 s); loaded at start, so a wrong one stops the start
+  --oauth-resource URL
+                      the endpoint's public URL for RFC 9728 metadata (default: the audience), served at
+                      /.well-known/oauth-protected-resource and named in every 401's WWW-Authenticate
   --releases DIR      workflow-engine: a folder release store (default: the packaged releases)
   --store SPEC        runs: sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db; a missing
                       SQLite file is created, and a .rimthan/ folder gets a .gitignore keeping it out of Git)
@@ -55,7 +64,12 @@ Environment:
   RIMTHAN_WORKFLOW_SIGNING_KEY_ID         active key id (default "default")
   RIMTHAN_WORKFLOW_VERIFICATION_KEYS_JSON retired key id -> secret (at most 16), still verified
   RIMTHAN_MCP_MAX_REQUEST_BYTES           HTTP request body cap (default 4194304 workflow-engine, 1048576 runs)
-  RIMTHAN_MCP_BEARER_TOKEN                bearer token (instead of --token-file)`;
+  RIMTHAN_MCP_BEARER_TOKEN                bearer token (instead of --token-file)
+  RIMTHAN_OAUTH_ISSUER, RIMTHAN_OAUTH_AUDIENCE, RIMTHAN_OAUTH_JWKS, RIMTHAN_OAUTH_RESOURCE
+                                          the --oauth-* settings (an option wins over its variable)
+
+Beyond loopback (--host other than 127.0.0.1/localhost/::1) serve refuses to start without participant
+authentication, and (workflow-engine) without RIMTHAN_WORKFLOW_SIGNING_SECRET from the environment.`;
 
 const CONSOLE = `Usage: rimthan console [options]
 
@@ -97,6 +111,7 @@ const RUNS = `Usage:
   rimthan runs history RUN_ID [--after-revision N] [--after-event-id ID] [--limit N]
   rimthan runs cancel RUN_ID [--reason TEXT]
   rimthan runs session-id [--token-file FILE]     (or the token on stdin)
+  rimthan runs session-id --issuer URL --subject SUB
 
 Options (list, get, history, cancel):
   --store SPEC     sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db); must exist, never created
@@ -123,7 +138,9 @@ restart take --store, --session and --flows as above):
 session-id prints, one line per token, the session an HTTP caller with that bearer token gets (the principal id
 bearer-<32 hex digits>). It reads tokens one per line from stdin or --token-file FILE, never from the command line:
   printf '%s\\n' "$TOKEN" | rimthan runs session-id
-  --token-file FILE  read the tokens from FILE (the format of serve --token-file)`;
+  --token-file FILE  read the tokens from FILE (the format of serve --token-file)
+An OAuth caller's session is oauth-<32 hex digits>, from the token's issuer and subject (sub claim):
+  rimthan runs session-id --issuer https://idp.example.org/realm --subject 248289761001`;
 
 const TOPICS: Readonly<Record<string, string>> = {
   '': MAIN,

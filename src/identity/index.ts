@@ -27,3 +27,9 @@ export {
   type JwtAuthenticatorOptions,
 } from './jwt.js';
 export { JwksCache, parseJwks, parseJwksLocation, type JwksCacheOptions, type JwksLocation } from './jwks.js';
+export {
+  PROTECTED_RESOURCE_WELL_KNOWN,
+  protectedResourceMetadata,
+  type ProtectedResourceMetadata,
+  type ProtectedResourceOptions,
+} from './resource-metadata.js';

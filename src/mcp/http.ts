@@ -12,7 +12,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { parseStrictJsonBytes } from '../core/index.js';
 import { CACHE_CONTROL, inspectMessages, jsonErrorBody, RequestGuard, sendJsonError } from './http-guards.js';
 import { NO_AUTHENTICATION, staticTokenAuthenticator } from '../identity/index.js';
-import type { Authenticator, Principal } from '../identity/index.js';
+import type { Authenticator, Principal, ProtectedResourceMetadata } from '../identity/index.js';
 import { RpcCode } from './wire.js';
 
 /** How long a client may take; every value is in milliseconds. */
@@ -50,6 +50,11 @@ export interface HttpTransportOptions {
   readonly authenticator?: Authenticator;
   /** Accepted static bearer tokens, each its own principal (session); ignored when `authenticator` is given. */
   readonly bearerTokens?: readonly string[];
+  /**
+   * OAuth: the RFC 9728 document served (GET, no credential needed) at its well-known paths, and named by every
+   * 401's `WWW-Authenticate` (`resource_metadata`).
+   */
+  readonly protectedResource?: ProtectedResourceMetadata;
   readonly timeouts?: HttpTimeouts;
   /** A server for one request, bound to the caller (the runs profile scopes runs to the principal). */
   readonly serverFor: (principal: Principal) => Server | Promise<Server>;
@@ -145,10 +150,30 @@ function authenticatorOf(opts: HttpTransportOptions): Authenticator {
   return tokens.length === 0 ? NO_AUTHENTICATION : staticTokenAuthenticator(tokens);
 }
 
+/** The RFC 9728 document: GET (or HEAD) only, JSON, no credential needed. */
+function sendProtectedResourceMetadata(
+  req: IncomingMessage,
+  res: ServerResponse,
+  metadata: ProtectedResourceMetadata,
+): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return sendJsonError(res, 405, RpcCode.InvalidRequest, 'method not allowed', { Allow: 'GET' });
+  }
+  req.resume();
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(metadata.body)),
+    'Cache-Control': CACHE_CONTROL,
+  });
+  res.end(req.method === 'HEAD' ? undefined : metadata.body);
+}
+
 /** The request listener: guards, body cap, one stateless MCP exchange. Exported for embedding in another server. */
 export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const path = opts.path ?? '/mcp';
   const authenticator = authenticatorOf(opts);
+  const metadata = opts.protectedResource;
+  const challenge = metadata === undefined ? {} : { resourceMetadata: metadata.url };
   const guard = new RequestGuard({
     allowedHosts: opts.allowedHosts ?? DEFAULT_ALLOWED_HOSTS,
     allowedOrigins: opts.allowedOrigins ?? [],
@@ -159,9 +184,12 @@ export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMe
     if (!guard.hostAllowed(req)) return sendJsonError(res, 403, RpcCode.InvalidRequest, 'host not allowed');
     if (!guard.originAllowed(req)) return sendJsonError(res, 403, RpcCode.InvalidRequest, 'origin not allowed');
     const url = urlOf(req.url);
+    if (metadata !== undefined && url !== undefined && metadata.paths.includes(url.pathname)) {
+      return sendProtectedResourceMetadata(req, res, metadata);
+    }
     if (url?.pathname !== path) return sendJsonError(res, 404, RpcCode.InvalidRequest, 'not found');
     const auth = await authenticator.authenticate(req.headers.authorization);
-    if (!auth.ok) return RequestGuard.refuse(res, auth);
+    if (!auth.ok) return RequestGuard.refuse(res, auth, challenge);
     const principal = auth.principal;
     if (req.method !== 'POST') {
       return sendJsonError(res, 405, RpcCode.InvalidRequest, 'method not allowed', { Allow: 'POST' });

@@ -129,8 +129,59 @@ describe('docs/cli.md: every message, with its exit code, from the real executab
       args: ['runs', 'list', '--store', store],
     },
     {
-      row: '--profile runs on <host> needs a bearer token (--token-file or RIMTHAN_MCP_BEARER_TOKEN); without one, serve on 127.0.0.1',
+      row: 'serving on <host> needs participant authentication (--token-file, RIMTHAN_MCP_BEARER_TOKEN, or --oauth-issuer with --oauth-audience and --oauth-jwks); without it, serve on 127.0.0.1',
       args: ['serve', '--profile', 'runs', '--transport', 'http', '--host', '0.0.0.0', '--store', store],
+    },
+    {
+      row: 'serving on <host> needs participant authentication (--token-file, RIMTHAN_MCP_BEARER_TOKEN, or --oauth-issuer with --oauth-audience and --oauth-jwks); without it, serve on 127.0.0.1',
+      args: ['serve', '--transport', 'http', '--host', '0.0.0.0'],
+    },
+    {
+      row: 'serving on <host> needs RIMTHAN_WORKFLOW_SIGNING_SECRET (and RIMTHAN_WORKFLOW_SIGNING_KEY_ID) from the environment, shared by every replica; without it, serve on 127.0.0.1',
+      args: ['serve', '--transport', 'http', '--host', '0.0.0.0'],
+      env: { RIMTHAN_MCP_BEARER_TOKEN: 'a-participant-token-0123456789' },
+      secret: 'a-participant-token-0123456789',
+    },
+    {
+      row: 'OAuth needs <settings> as well',
+      args: ['serve', '--transport', 'http', '--oauth-issuer', 'https://idp.example.test'],
+    },
+    {
+      row: 'cannot read <setting> <file> (<code>)',
+      args: [
+        'serve',
+        '--transport',
+        'http',
+        '--oauth-issuer',
+        'https://idp.example.test',
+        '--oauth-audience',
+        'https://rimthan.example.test/mcp',
+        '--oauth-jwks',
+        at('no-jwks.json'),
+      ],
+    },
+    {
+      row: 'cannot fetch <setting> <origin> (unreachable)',
+      args: ['serve', '--transport', 'http'],
+      env: {
+        RIMTHAN_OAUTH_ISSUER: 'https://idp.example.test',
+        RIMTHAN_OAUTH_AUDIENCE: 'https://rimthan.example.test/mcp',
+        RIMTHAN_OAUTH_JWKS: 'http://127.0.0.1:1/jwks.json',
+      },
+    },
+    {
+      row: '<setting> must be an https:// URL (http:// only on a loopback host)',
+      args: [
+        'serve',
+        '--transport',
+        'http',
+        '--oauth-issuer',
+        'http://idp.example.test',
+        '--oauth-audience',
+        'https://rimthan.example.test/mcp',
+        '--oauth-jwks',
+        at('no-jwks.json'),
+      ],
     },
     {
       row: 'cannot open the run store <store>: <reason>',

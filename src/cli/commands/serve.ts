@@ -26,7 +26,13 @@ import { SUPERVISOR_DEFAULTS } from '../../runs/index.js';
 import { DEFAULT_RUN_STORE, resolveStoreSpec } from '../run-store.js';
 import { openRunsStack, type RunsStackOptions } from '../runs-wiring.js';
 import { keepSession, sessionFileFor } from '../stdio-session.js';
-import { bearerTokens, requestCap, stderrFaultReporter } from '../serve-config.js';
+import { requestCap, stderrFaultReporter } from '../serve-config.js';
+import {
+  IDENTITY_OPTION_NAMES,
+  IDENTITY_OPTIONS,
+  participantIdentity,
+  refuseUnsafeExposure,
+} from '../identity-config.js';
 
 const TOPIC = 'serve';
 export const DEFAULT_HTTP_PORT = 8765;
@@ -43,7 +49,7 @@ const OPTIONS = {
   concurrency: { type: 'string' },
   'lease-ms': { type: 'string' },
   'fail-removed-versions': { type: 'boolean' },
-  'token-file': { type: 'string' },
+  ...IDENTITY_OPTIONS,
   'allowed-host': { type: 'string', multiple: true },
   'allowed-origin': { type: 'string', multiple: true },
 } as const;
@@ -157,12 +163,6 @@ function listenFailure(host: string, port: number, error: unknown): CommandFaile
   return new CommandFailed('listen_failed', `cannot listen on ${where}: ${why}`, { cause: error });
 }
 
-/** True for an address only this machine can reach. */
-function isLoopback(host: string): boolean {
-  const h = host.toLowerCase();
-  return h === 'localhost' || h === '::1' || h === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(h);
-}
-
 /**
  * Resolves when stdout fails (EPIPE: the client closed its end of the pipe). That is an ordinary disconnect, not a
  * fault: the server closes and the process exits 0. The listener stays attached so a write still in flight cannot
@@ -197,23 +197,24 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   if (transport === 'stdio') {
     refuseOptions(
       parsed,
-      ['port', 'host', 'token-file', 'allowed-host', 'allowed-origin'],
+      ['port', 'host', 'allowed-host', 'allowed-origin', ...IDENTITY_OPTION_NAMES],
       'applies only to --transport http',
     );
   } else {
     refuseOptions(parsed, ['session'], 'applies only to stdio (over HTTP the session is the authenticated principal)');
   }
   const maxBytes = requestCap(io.env, profileName);
-  const tokens = transport === 'http' ? bearerTokens(stringOption(parsed, 'token-file'), io) : undefined;
   const host = stringOption(parsed, 'host') ?? '127.0.0.1';
-  if (transport === 'http' && tokens === undefined && !isLoopback(host) && profileName === ProfileName.Runs) {
-    // Without a token every caller is the one "anonymous" session: anyone who can reach the port could read and
-    // cancel every run. Fail closed instead of serving stored runs to the network.
-    throw new UsageError(
-      `--profile runs on ${host} needs a bearer token (--token-file or RIMTHAN_MCP_BEARER_TOKEN); without one, serve on 127.0.0.1`,
-      TOPIC,
-    );
+  const identity = transport === 'http' ? await participantIdentity(parsed, io) : undefined;
+  if (identity !== undefined) {
+    refuseUnsafeExposure({
+      host,
+      authenticated: identity.authenticator !== undefined,
+      signs: profileName === ProfileName.WorkflowEngine,
+      env: io.env,
+    });
   }
+  const authenticator = identity?.authenticator;
 
   const serving =
     profileName === ProfileName.WorkflowEngine
@@ -235,19 +236,18 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
       maxRequestBytes: maxBytes,
       allowedHosts: ['localhost', '127.0.0.1', '[::1]', ...specificHost, ...stringList(parsed, 'allowed-host')],
       allowedOrigins: stringList(parsed, 'allowed-origin'),
-      ...(tokens === undefined ? {} : { bearerTokens: tokens }),
+      ...(authenticator === undefined ? {} : { authenticator }),
+      ...(identity?.protectedResource === undefined ? {} : { protectedResource: identity.protectedResource }),
       serverFor: (principal) => serving.serverFor(principal),
       onFault: (error) => stderrFaultReporter(io)('http', error),
     }).catch((error: unknown) => {
       throw listenFailure(host, port, error);
     });
     io.err(
-      `rimthan: ${profileName} profile listening on ${endpoint.url}${tokens === undefined ? ' (no bearer token)' : ''}`,
+      `rimthan: ${profileName} profile listening on ${endpoint.url}${authenticator === undefined ? ' (no bearer token)' : ''}`,
     );
-    if (tokens === undefined && !isLoopback(host)) {
-      io.err(`rimthan: warning: serving on ${host} without a bearer token; anyone who can reach it may call the tools`);
-    }
-    if (tokens === undefined && profileName === ProfileName.Runs) {
+    if (authenticator !== undefined) io.err(`rimthan: callers authenticate with ${identity?.describe ?? ''}`);
+    if (authenticator === undefined && profileName === ProfileName.Runs) {
       io.err('rimthan: without a bearer token every HTTP caller shares the session "anonymous"');
     }
     await io.untilStopped();
