@@ -5,7 +5,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { checkSchemaDocument, memoizeFrozenMembers, RimthanError, SchemaCompiler } from '../core/index.js';
-import type { CompiledSchema, JsonObject, SchemaIssue } from '../core/index.js';
+import type { CompiledSchema, JsonObject, JsonValue, SchemaIssue } from '../core/index.js';
 import { privateCacheMeta } from './wire.js';
 
 /** Behaviour hints for clients. The MCP defaults are pessimistic, so every contract states all four. */
@@ -40,11 +40,40 @@ export interface ToolContractOptions {
   /** Default: a code-point-counting `new SchemaCompiler()`. */
   readonly compiler?: SchemaCompiler;
   /**
-   * For a `compiler` that does not inline `$ref`s (whose issue paths are then relative to the referenced `$defs`
-   * entry): a compiler with the same length counting that does inline them. A schema is compiled with it on its first
-   * failure, and failures are reported with its full schema path. Same verdicts, so passing values never touch it.
+   * For a `compiler` whose issue paths are relative to the referenced `$defs` entry: a compiler with the same length
+   * counting. On a schema's first failure, the schema with its `$defs` inlined ({@link inlineDefs}) is compiled with
+   * it, and failures are reported with the full path from the argument down. Same verdicts, so passing values never
+   * touch it.
    */
   readonly issueCompiler?: SchemaCompiler;
+}
+
+/**
+ * `schema` with every `#/$defs/...` reference replaced by the shape it names (siblings such as `description` kept), so
+ * that an issue's schema path runs from the argument down (`#/properties/checkpoint/required`) however deep the shared
+ * shapes nest. Only for contracts, whose `$defs` never recurse (a cycle would be an authoring error: it throws).
+ */
+export function inlineDefs(schema: JsonObject): JsonObject {
+  const defs = (schema['$defs'] ?? {}) as JsonObject;
+  const walk = (node: JsonValue, trail: readonly string[]): JsonValue => {
+    if (Array.isArray(node)) return node.map((item) => walk(item, trail));
+    if (node === null || typeof node !== 'object') return node;
+    const out: JsonObject = {};
+    const target = node['$ref'];
+    if (typeof target === 'string' && target.startsWith('#/$defs/')) {
+      const name = target.slice('#/$defs/'.length);
+      const def = defs[name];
+      if (def === undefined || trail.includes(name)) throw contractFault('(inline)', `cannot inline ${target}`);
+      Object.assign(out, walk(def, [...trail, name]) as JsonObject);
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof target === 'string' && target.startsWith('#/$defs/')) continue;
+      if (key === '$defs' && trail.length === 0) continue;
+      out[key] = walk(value, trail);
+    }
+    return out;
+  };
+  return walk(schema, []) as JsonObject;
 }
 
 /** `check`, whose failures are re-reported with the full schema path by a lazily compiled inlining validator. */
@@ -56,7 +85,7 @@ function withFullIssuePaths(check: CompiledSchema, schema: JsonObject, issueComp
     const result = check(value);
     if (result.ok || unavailable) return result;
     try {
-      detailed ??= issueCompiler.compile(schema);
+      detailed ??= issueCompiler.compile(inlineDefs(schema));
     } catch {
       unavailable = true; // it compiled once already; should this copy not, the short path still refuses
       return result;

@@ -14,7 +14,8 @@ function* subschemas(schema: JsonValue, path = '#'): Generator<[string, JsonObje
   if (schema === null || typeof schema !== 'object') return;
   yield [path, schema];
   for (const [key, value] of Object.entries(schema)) {
-    if (key === 'enum' || key === 'const' || key === 'required') continue;
+    // `if` holds a condition (a bare type test), not a shape a value must have.
+    if (key === 'enum' || key === 'const' || key === 'required' || key === 'if') continue;
     if (key === 'properties' || key === '$defs') {
       for (const [name, child] of Object.entries(value as JsonObject))
         yield* subschemas(child, `${path}/${key}/${name}`);
@@ -80,7 +81,7 @@ describe('guided tool contracts', () => {
     }
   });
 
-  test('every tool schema and shared shape is published once, and the tools embed the same objects', () => {
+  test('every tool schema and shared shape is published once, and every document embeds the same objects', () => {
     const ids = GUIDED_SCHEMA_RESOURCES.map((r) => `${r.id}@${r.version}`);
     assert.equal(new Set(ids).size, ids.length);
     const byId = new Map(GUIDED_SCHEMA_RESOURCES.map((r) => [r.id, r.schema]));
@@ -89,12 +90,26 @@ describe('guided tool contracts', () => {
       assert.equal(byId.get(`rimthan.${name}.input`), contract?.inputSchema);
       assert.equal(byId.get(`rimthan.${name}.output`), contract?.outputSchema);
     }
-    for (const c of GUIDED_TOOL_CONTRACTS) {
-      for (const schema of [c.inputSchema, c.outputSchema]) {
-        for (const [name, def] of Object.entries(schema['$defs'] as JsonObject)) {
-          assert.equal(byId.get(name), def, `${c.name} embeds the published ${name}`);
-        }
+    // One object per named shape, whichever document embeds it; a published shape's served document is that object
+    // plus only dialect, title and its own `$defs`.
+    const seen = new Map<string, JsonObject>();
+    for (const r of GUIDED_SCHEMA_RESOURCES) {
+      for (const [name, def] of Object.entries((r.schema['$defs'] ?? {}) as JsonObject)) {
+        const first = seen.get(name) ?? (def as JsonObject);
+        seen.set(name, first);
+        assert.equal(def, first, `${r.id} embeds the one ${name}`);
+        assert.equal((def as JsonObject)['$schema'], undefined, `${name} carries no $schema when embedded`);
+        assert.equal((def as JsonObject)['title'], undefined, `${name} carries no title when embedded`);
       }
+    }
+    for (const r of GUIDED_SCHEMA_RESOURCES) {
+      const embedded = seen.get(r.id);
+      if (embedded === undefined) continue;
+      const { $schema, title, $defs, ...body } = r.schema;
+      assert.equal($schema, 'https://json-schema.org/draft/2020-12/schema');
+      assert.equal(typeof title, 'string');
+      assert.deepEqual(body, embedded, `the served ${r.id} is the embedded shape`);
+      for (const [name, def] of Object.entries(($defs ?? {}) as JsonObject)) assert.equal(def, seen.get(name));
     }
     for (const shared of [
       'checkpoint-envelope',
@@ -110,6 +125,21 @@ describe('guided tool contracts', () => {
     }
   });
 
+  test('every property of the four input schemas tells a model what to send', () => {
+    for (const c of GUIDED_TOOL_CONTRACTS) {
+      for (const [path, s] of subschemas(c.inputSchema)) {
+        const properties = s['properties'] as JsonObject | undefined;
+        if (properties === undefined) continue;
+        for (const [name, property] of Object.entries(properties)) {
+          const description = (property as JsonObject)['description'];
+          assert.equal(typeof description, 'string', `${c.name} ${path}/properties/${name} has a description`);
+          assert.ok((description as string).length <= 140, `${c.name} ${path}/properties/${name}: one short line`);
+          assert.doesNotMatch(description as string, /\n/);
+        }
+      }
+    }
+  });
+
   test('as the workflow-engine profile checks them, a refusal names the keyword with its full schema path', async () => {
     const { compileWorkflowEngineContracts } = await import('../../src/mcp/workflow-engine-profile.js');
     const cont = compileWorkflowEngineContracts().find((c) => c.name === 'rimthan.continue_workflow');
@@ -117,11 +147,11 @@ describe('guided tool contracts', () => {
     const projection = { state: {}, confirmations: {} };
     assert.deepEqual(cont.checkInput({ checkpoint: { token: 'a.b' }, confirmed_state: projection }), {
       ok: false,
-      issues: [{ keyword: 'required', schemaPath: '#/$defs/checkpoint-envelope/required' }],
+      issues: [{ keyword: 'required', schemaPath: '#/properties/checkpoint/required' }],
     });
     assert.deepEqual(cont.checkInput({ checkpoint: 5, confirmed_state: projection }), {
       ok: false,
-      issues: [{ keyword: 'type', schemaPath: '#/$defs/checkpoint-envelope/type' }],
+      issues: [{ keyword: 'type', schemaPath: '#/properties/checkpoint/type' }],
     });
     assert.equal(cont.checkOutput({ error: { code: 'x', message: 'y' } }).ok, false);
   });

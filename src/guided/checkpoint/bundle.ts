@@ -7,6 +7,7 @@ import { SchemaCompiler, isJsonObject } from '../../core/index.js';
 import type { JsonObject, TokenSigner } from '../../core/index.js';
 import { validationBundleDef } from '../contracts/defs-checkpoint.js';
 import { closedObject } from '../contracts/primitives.js';
+import { defsFor } from '../contracts/published.js';
 import { checkpointError } from '../errors.js';
 import { sameAsClean } from './same-json.js';
 import type { VerifiedCheckpoint } from './verify.js';
@@ -40,13 +41,12 @@ export interface BundleState {
 
 const bundleProperties = validationBundleDef.shape['properties'] as Record<string, JsonObject>;
 // Every string of the body is ASCII by pattern or enum, so counting UTF-16 units is exact here.
-const checkBody = new SchemaCompiler({ unicodeLength: false }).compile(
-  closedObject({
-    schema: { type: 'string', enum: [BUNDLE_TOKEN_SCHEMA] },
-    token_kind: { type: 'string', enum: ['validation-bundle'] },
-    ...Object.fromEntries(Object.entries(bundleProperties).filter(([k]) => k !== 'validation_token')),
-  }),
-);
+const bodySchema = closedObject({
+  schema: { type: 'string', enum: [BUNDLE_TOKEN_SCHEMA] },
+  token_kind: { type: 'string', enum: ['validation-bundle'] },
+  ...Object.fromEntries(Object.entries(bundleProperties).filter(([k]) => k !== 'validation_token')),
+});
+const checkBody = new SchemaCompiler({ unicodeLength: false }).compile({ ...bodySchema, $defs: defsFor(bodySchema) });
 
 function bundleJson(s: BundleState): JsonObject {
   return {

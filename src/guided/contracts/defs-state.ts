@@ -6,52 +6,70 @@ import type { JsonObject } from '../../core/index.js';
 import { BlockerCode } from '../codes.js';
 import {
   Limits,
+  anyCapability,
   arrayOf,
   closedObject,
-  harnessSchema,
-  hostCapabilitiesSchema,
-  hostCapabilitySchema,
-  idSchema,
+  harness,
+  hostCapabilities,
+  id,
   mapOf,
-  pathSchema,
-  refSchema,
-  releaseSchema,
-  stateFieldSchema,
-  timestampSchema,
-  validatorCapabilitiesSchema,
-  validatorCapabilitySchema,
-  validatorKeySchema,
-  versionSchema,
+  path,
+  pinnedRef,
+  release,
+  stateField,
+  timestamp,
+  validatorCapabilities,
+  validatorKey,
+  version,
 } from './primitives.js';
-import { publish } from './published.js';
+import { define, publish, ref } from './published.js';
+import type { NamedShape } from './published.js';
 
-/** A confirmed-state value: JSON nested at most four levels, every string, array and object bounded. */
-function boundedValue(depth: number): JsonObject {
-  const scalars: JsonObject[] = [
-    { type: 'null' },
-    { type: 'boolean' },
-    { type: 'number' },
-    { type: 'string', maxLength: Limits.stateStringChars },
-  ];
-  if (depth === 0) return { anyOf: scalars };
-  const inner = boundedValue(depth - 1);
-  return {
-    anyOf: [
-      ...scalars,
-      { type: 'array', maxItems: Limits.stateArrayItems, items: inner },
+/** A string of confirmed state, wherever it is nested. */
+const boundedString: JsonObject = {
+  if: { type: 'string' },
+  then: { type: 'string', maxLength: Limits.stateStringChars },
+};
+
+/**
+ * A confirmed-state value: any JSON nested at most `depth` containers deep, every string, array and object bounded.
+ * Written as per-type conditions rather than a union of types, so that a client that flattens unions (to the object
+ * member) still accepts a string or a number here; the values accepted are exactly those of that union.
+ */
+function boundedValue(depth: number): NamedShape {
+  if (depth === 0) {
+    return define('state-value-0', {
+      allOf: [boundedString, { if: { type: 'array' }, then: false }, { if: { type: 'object' }, then: false }],
+    });
+  }
+  const inner = ref(boundedValue(depth - 1));
+  return define(`state-value-${depth}`, {
+    allOf: [
+      boundedString,
+      { if: { type: 'array' }, then: { type: 'array', maxItems: Limits.stateArrayItems, items: inner } },
       {
-        type: 'object',
-        maxProperties: Limits.stateNestedProperties,
-        propertyNames: { maxLength: 128 },
-        additionalProperties: inner,
+        if: { type: 'object' },
+        then: {
+          type: 'object',
+          maxProperties: Limits.stateNestedProperties,
+          propertyNames: { maxLength: 128 },
+          additionalProperties: inner,
+        },
       },
     ],
-  };
+  });
 }
 
 const confirmationSchema: JsonObject = closedObject({
-  confirmed_by: { type: 'string', enum: ['participant'] },
-  confirmed_at: timestampSchema,
+  confirmed_by: {
+    type: 'string',
+    enum: ['participant'],
+    description: 'Always "participant": the person confirmed this value themselves.',
+  },
+  confirmed_at: ref(
+    timestamp,
+    'RFC 3339 time the person confirmed the current value (renew it when the value changes).',
+  ),
 });
 
 /**
@@ -62,8 +80,15 @@ export const confirmedStateProjectionDef = publish(
   'confirmed-state-projection',
   'Confirmed-state projection',
   closedObject({
-    state: mapOf(stateFieldSchema, boundedValue(3), Limits.stateFields),
-    confirmations: mapOf(stateFieldSchema, confirmationSchema, Limits.stateFields),
+    state: {
+      ...mapOf(ref(stateField), ref(boundedValue(3)), Limits.stateFields),
+      description:
+        "Field → JSON value the person confirmed (start: at least `objective`); valid against the workflow's confirmed-state schema.",
+    },
+    confirmations: {
+      ...mapOf(ref(stateField), confirmationSchema, Limits.stateFields),
+      description: 'Field → who confirmed it and when; one entry for every field of `state`.',
+    },
   }),
 );
 
@@ -73,8 +98,17 @@ export const repositoryPolicyDef = publish(
   'Repository policy',
   closedObject(
     {
-      conflict: { type: 'boolean' },
-      protected_paths: { type: 'array', maxItems: Limits.listItems, uniqueItems: true, items: pathSchema },
+      conflict: {
+        type: 'boolean',
+        description: "true if any system, user, repository or host policy forbids the workflow's writes.",
+      },
+      protected_paths: {
+        type: 'array',
+        maxItems: Limits.listItems,
+        uniqueItems: true,
+        items: ref(path),
+        description: 'Optional: project-relative paths policy protects; a declared write inside one is a conflict.',
+      },
     },
     ['protected_paths'],
   ),
@@ -86,11 +120,11 @@ export const hostDeclarationDef = publish(
   'Host declaration',
   closedObject(
     {
-      harness: harnessSchema,
-      adapter: refSchema,
-      host_capabilities: hostCapabilitiesSchema,
-      validator_capabilities: validatorCapabilitiesSchema,
-      repository_policy: repositoryPolicyDef.shape,
+      harness: ref(harness, 'Which harness you are.'),
+      adapter: ref(pinnedRef, "The workflow's pinned host adapter for your harness (id and version); omit to be told."),
+      host_capabilities: ref(hostCapabilities, 'Only capabilities this host really has.'),
+      validator_capabilities: ref(validatorCapabilities, 'What validator subagents here can really read.'),
+      repository_policy: ref(repositoryPolicyDef, 'What policy says about the workflow writing files here.'),
     },
     ['adapter'],
   ),
@@ -103,46 +137,46 @@ export const blockerDef = publish(
   closedObject(
     {
       code: { type: 'string', enum: Object.values(BlockerCode) },
-      capability: { anyOf: [hostCapabilitySchema, validatorCapabilitySchema] },
-      expected_adapter: refSchema,
-      field: stateFieldSchema,
-      path: pathSchema,
+      capability: ref(anyCapability),
+      expected_adapter: ref(pinnedRef),
+      field: ref(stateField),
+      path: ref(path),
     },
     ['capability', 'expected_adapter', 'field', 'path'],
   ),
 );
 
-const optionValueSchema: JsonObject = {
+/** A value a question offers or a branch predicate compares with. */
+export const scalar = define('scalar', {
   anyOf: [{ type: 'string', maxLength: 256 }, { type: 'number' }, { type: 'boolean' }],
+});
+
+/** The question fields shared by a step definition and the question a result asks. */
+export const questionProperties = {
+  field: ref(stateField),
+  prompt: { type: 'string', maxLength: Limits.promptLength },
+  options: arrayOf(closedObject({ value: ref(scalar), label: { type: 'string', maxLength: 256 } })),
 };
 
 /** The one question asked while a branch field is missing from confirmed state. */
-export const questionDef = publish(
-  'question',
-  'Workflow question',
-  closedObject({
-    field: stateFieldSchema,
-    prompt: { type: 'string', maxLength: Limits.promptLength },
-    options: arrayOf(closedObject({ value: optionValueSchema, label: { type: 'string', maxLength: 256 } })),
-  }),
-);
+export const questionDef = publish('question', 'Workflow question', closedObject(questionProperties));
 
 /** An explicit request to move a checkpoint to a newer workflow version in another release. */
 export const migrationRequestDef = publish(
   'migration-request',
   'Migration request',
   closedObject({
-    target_release: releaseSchema,
-    workflow_version: versionSchema,
-    host: hostDeclarationDef.shape,
-    confirm: { type: 'boolean' },
+    target_release: ref(release, 'The newer active release to move to.'),
+    workflow_version: ref(version, 'The newer workflow version in that release.'),
+    host: ref(hostDeclarationDef, 'Your host declaration for the target release.'),
+    confirm: { type: 'boolean', description: 'false: preview what is invalidated; true: migrate (person agreed).' },
   }),
 );
 
 const positionSchema: JsonObject = closedObject({
-  registry_release: releaseSchema,
-  workflow: refSchema,
-  step: idSchema,
+  registry_release: ref(release),
+  workflow: ref(pinnedRef),
+  step: ref(id),
 });
 
 /** What a migration would do: everything the old checkpoint proved is invalidated; the target restarts at setup. */
@@ -152,8 +186,8 @@ export const migrationPreviewDef = publish(
   closedObject({
     source: positionSchema,
     target: positionSchema,
-    invalidated_artifacts: arrayOf(idSchema, Limits.receipts),
-    invalidated_validators: arrayOf(validatorKeySchema, Limits.receipts),
+    invalidated_artifacts: arrayOf(ref(id), Limits.receipts),
+    invalidated_validators: arrayOf(ref(validatorKey), Limits.receipts),
     confirmed: { type: 'boolean' },
   }),
 );

@@ -6,49 +6,47 @@ import type { JsonObject } from '../../core/index.js';
 import {
   Limits,
   arrayOf,
-  assetContentSchema,
-  assetKindSchema,
+  assetContent,
+  assetKind,
   closedObject,
-  deliveryModeSchema,
-  descriptionSchema,
-  harnessSchema,
-  hostAssetKindSchema,
-  hostCapabilitiesSchema,
-  idSchema,
-  mediaTypeSchema,
+  deliveryMode,
+  harness,
+  hostAssetKind,
+  hostCapabilities,
+  id,
+  mediaType,
   nullable,
-  pathSchema,
-  refSchema,
-  sha256Schema,
-  stateFieldSchema,
-  titleSchema,
-  uriSchema,
-  validatorCapabilitiesSchema,
-  versionSchema,
-  writePolicySchema,
+  path,
+  pinnedRef,
+  sha256,
+  stateField,
+  title,
+  uri,
+  validatorCapabilities,
+  version,
+  writePolicy,
 } from './primitives.js';
-import { publish } from './published.js';
+import { questionProperties, scalar } from './defs-state.js';
+import { define, publish, ref } from './published.js';
 
-const scalarSchema: JsonObject = {
-  anyOf: [{ type: 'string', maxLength: 256 }, { type: 'number' }, { type: 'boolean' }],
-};
+const maxBytes: JsonObject = { type: 'integer', minimum: 1 };
 
 const artifactDeclarationSchema: JsonObject = closedObject(
   {
-    artifact_id: idSchema,
-    path: pathSchema,
-    media_type: mediaTypeSchema,
-    schema: refSchema,
-    max_bytes: { type: 'integer', minimum: 1 },
-    write_policy: writePolicySchema,
+    artifact_id: ref(id),
+    path: ref(path),
+    media_type: ref(mediaType),
+    schema: ref(pinnedRef),
+    max_bytes: maxBytes,
+    write_policy: ref(writePolicy),
   },
   ['schema'],
 );
 
 const predicateSchema: JsonObject = {
   anyOf: [
-    closedObject({ field: stateFieldSchema, equals: scalarSchema }),
-    closedObject({ field: stateFieldSchema, in: arrayOf(scalarSchema) }),
+    closedObject({ field: ref(stateField), equals: ref(scalar) }),
+    closedObject({ field: ref(stateField), in: arrayOf(ref(scalar)) }),
   ],
 };
 
@@ -58,65 +56,67 @@ export const stepDefinitionDef = publish(
   'Workflow step definition',
   closedObject(
     {
-      id: idSchema,
-      title: titleSchema,
-      instruction: refSchema,
-      host_assets: arrayOf(closedObject({ kind: hostAssetKindSchema, id: idSchema, version: versionSchema })),
-      inputs: arrayOf(idSchema),
+      id: ref(id),
+      title: ref(title),
+      instruction: ref(pinnedRef),
+      host_assets: arrayOf(closedObject({ kind: ref(hostAssetKind), id: ref(id), version: ref(version) })),
+      inputs: arrayOf(ref(id)),
       outputs: arrayOf(artifactDeclarationSchema, Limits.artifacts),
-      validators: arrayOf(refSchema),
-      next: idSchema,
-      branches: arrayOf(closedObject({ when: predicateSchema, to: idSchema })),
-      question: closedObject(
-        {
-          field: stateFieldSchema,
-          prompt: { type: 'string', maxLength: Limits.promptLength },
-          options: arrayOf(closedObject({ value: scalarSchema, label: { type: 'string', maxLength: 256 } })),
-        },
-        ['options'],
-      ),
+      validators: arrayOf(ref(pinnedRef)),
+      next: ref(id),
+      branches: arrayOf(closedObject({ when: predicateSchema, to: ref(id) })),
+      question: closedObject(questionProperties, ['options']),
     },
     ['next', 'branches', 'question'],
   ),
 );
 
-const assetPayloadSchema: JsonObject = closedObject({
-  kind: assetKindSchema,
-  id: idSchema,
-  version: versionSchema,
-  title: titleSchema,
-  sha256: sha256Schema,
-  uri: uriSchema,
-  content: assetContentSchema,
+/** A registry asset as a step payload carries it: identity, digest, URI and content. */
+const assetPayload = define(
+  'asset-payload',
+  closedObject({
+    kind: ref(assetKind),
+    id: ref(id),
+    version: ref(version),
+    title: ref(title),
+    sha256: ref(sha256),
+    uri: ref(uri),
+    content: ref(assetContent),
+  }),
+);
+
+const modeList = define('delivery-modes', {
+  type: 'array',
+  maxItems: 2,
+  uniqueItems: true,
+  items: ref(deliveryMode),
 });
 
-const modeListSchema: JsonObject = { type: 'array', maxItems: 2, uniqueItems: true, items: deliveryModeSchema };
-
 const hostAssetPayloadSchema: JsonObject = closedObject({
-  kind: hostAssetKindSchema,
-  id: idSchema,
-  version: versionSchema,
-  title: titleSchema,
-  description: descriptionSchema,
-  sha256: sha256Schema,
-  uri: uriSchema,
-  content: assetContentSchema,
-  delivery_modes: modeListSchema,
-  project_local: nullable(closedObject({ path: pathSchema, content: assetContentSchema, sha256: sha256Schema })),
+  kind: ref(hostAssetKind),
+  id: ref(id),
+  version: ref(version),
+  title: ref(title),
+  description: { type: 'string', maxLength: Limits.descriptionLength },
+  sha256: ref(sha256),
+  uri: ref(uri),
+  content: ref(assetContent),
+  delivery_modes: ref(modeList),
+  project_local: nullable(closedObject({ path: ref(path), content: ref(assetContent), sha256: ref(sha256) })),
 });
 
 const adapterPayloadSchema: JsonObject = closedObject({
-  id: idSchema,
-  version: versionSchema,
-  title: titleSchema,
-  sha256: sha256Schema,
-  uri: uriSchema,
-  content: assetContentSchema,
-  compatible_harnesses: { type: 'array', maxItems: 8, uniqueItems: true, items: harnessSchema },
+  id: ref(id),
+  version: ref(version),
+  title: ref(title),
+  sha256: ref(sha256),
+  uri: ref(uri),
+  content: ref(assetContent),
+  compatible_harnesses: { type: 'array', maxItems: 8, uniqueItems: true, items: ref(harness) },
   contract: closedObject({
-    required_host_capabilities: hostCapabilitiesSchema,
-    delivery: closedObject({ prompt: modeListSchema, skill: modeListSchema, subagent: modeListSchema }),
-    project_local_paths: closedObject({ prompt: pathSchema, skill: pathSchema, subagent: pathSchema }, [
+    required_host_capabilities: ref(hostCapabilities),
+    delivery: closedObject({ prompt: ref(modeList), skill: ref(modeList), subagent: ref(modeList) }),
+    project_local_paths: closedObject({ prompt: ref(path), skill: ref(path), subagent: ref(path) }, [
       'prompt',
       'skill',
       'subagent',
@@ -125,24 +125,24 @@ const adapterPayloadSchema: JsonObject = closedObject({
 });
 
 const validatorPayloadSchema: JsonObject = closedObject({
-  validator_id: idSchema,
-  validator_version: versionSchema,
-  title: titleSchema,
+  validator_id: ref(id),
+  validator_version: ref(version),
+  title: ref(title),
   required: { type: 'boolean' },
-  required_capabilities: validatorCapabilitiesSchema,
-  input_artifacts: arrayOf(idSchema),
-  instruction_sha256: sha256Schema,
-  uri: uriSchema,
-  brief: assetPayloadSchema,
+  required_capabilities: ref(validatorCapabilities),
+  input_artifacts: arrayOf(ref(id)),
+  instruction_sha256: ref(sha256),
+  uri: ref(uri),
+  brief: ref(assetPayload),
 });
 
 const outputPayloadSchema: JsonObject = closedObject({
-  artifact_id: idSchema,
-  path: pathSchema,
-  media_type: mediaTypeSchema,
-  max_bytes: { type: 'integer', minimum: 1 },
-  write_policy: writePolicySchema,
-  schema: nullable(closedObject({ id: idSchema, version: versionSchema, sha256: sha256Schema, uri: uriSchema })),
+  artifact_id: ref(id),
+  path: ref(path),
+  media_type: ref(mediaType),
+  max_bytes: maxBytes,
+  write_policy: ref(writePolicy),
+  schema: nullable(closedObject({ id: ref(id), version: ref(version), sha256: ref(sha256), uri: ref(uri) })),
 });
 
 /** Everything the harness needs for the active step. */
@@ -150,13 +150,13 @@ export const stepPayloadDef = publish(
   'step-payload',
   'Active workflow step',
   closedObject({
-    workflow: closedObject({ id: idSchema, version: versionSchema, title: titleSchema }),
-    step: stepDefinitionDef.shape,
-    instruction: assetPayloadSchema,
+    workflow: closedObject({ id: ref(id), version: ref(version), title: ref(title) }),
+    step: ref(stepDefinitionDef),
+    instruction: ref(assetPayload),
     host_assets: arrayOf(hostAssetPayloadSchema),
     host_adapter: adapterPayloadSchema,
     validators: arrayOf(validatorPayloadSchema),
     outputs: arrayOf(outputPayloadSchema, Limits.artifacts),
-    resources: { type: 'array', maxItems: 256, uniqueItems: true, items: uriSchema },
+    resources: { type: 'array', maxItems: 256, uniqueItems: true, items: ref(uri) },
   }),
 );

@@ -6,38 +6,42 @@ import type { JsonObject } from '../../core/index.js';
 import { FailureCode, FailureReason } from '../codes.js';
 import {
   Limits,
+  anyCapability,
   arrayOf,
-  assetKindSchema,
+  artifactDigests,
+  assetKind,
   closedObject,
-  deliveryModeSchema,
-  harnessSchema,
-  hostCapabilitiesSchema,
-  hostCapabilitySchema,
-  idSchema,
-  mapOf,
-  mediaTypeSchema,
+  deliveryMode,
+  harness,
+  hostCapabilities,
+  id,
+  mediaType,
   nullable,
-  nullableSha256Schema,
-  pathSchema,
-  refSchema,
-  sha256Schema,
-  uriSchema,
-  validatorCapabilitiesSchema,
-  validatorCapabilitySchema,
-  versionSchema,
-  writePolicySchema,
+  nullableSha256,
+  path,
+  pinnedRef,
+  sha256,
+  title,
+  uri,
+  validatorCapabilities,
+  version,
+  writePolicy,
 } from './primitives.js';
-import { publish } from './published.js';
+import { publish, ref } from './published.js';
 
 /** One artifact body as the harness wrote it; transient (reduced to a SHA-256 receipt, never stored). */
 export const artifactDef = publish(
   'artifact',
   'Submitted artifact',
   closedObject({
-    artifact_id: idSchema,
-    media_type: mediaTypeSchema,
-    content: { type: 'string', maxLength: Limits.artifactChars },
-    path: pathSchema,
+    artifact_id: ref(id, "A declared output's `artifact_id` from the step payload."),
+    media_type: ref(mediaType, "That output's `media_type`."),
+    content: {
+      type: 'string',
+      maxLength: Limits.artifactChars,
+      description: 'The exact text of the file as written (JSON must parse and pass its schema).',
+    },
+    path: ref(path, "That output's declared `path`, where the file was written."),
   }),
 );
 
@@ -46,20 +50,26 @@ export const hostAttestationDef = publish(
   'host-attestation',
   'Setup host attestation',
   closedObject({
-    harness: harnessSchema,
-    adapter: refSchema,
-    host_capabilities: hostCapabilitiesSchema,
-    validator_capabilities: validatorCapabilitiesSchema,
-    assets: arrayOf(
-      closedObject({
-        kind: assetKindSchema,
-        asset_id: idSchema,
-        version: versionSchema,
-        sha256: sha256Schema,
-        delivery: deliveryModeSchema,
-        path: nullable(pathSchema),
-      }),
-    ),
+    harness: ref(harness, "The checkpoint's `host.harness`."),
+    adapter: ref(pinnedRef, "The checkpoint's `host.adapter_id` and `host.adapter_version`."),
+    host_capabilities: ref(hostCapabilities, "The checkpoint's `host.host_capabilities`."),
+    validator_capabilities: ref(validatorCapabilities, "The checkpoint's `host.validator_capabilities`."),
+    assets: {
+      ...arrayOf(
+        closedObject({
+          kind: ref(assetKind, "The asset's `kind` (`host-adapter` for the adapter)."),
+          asset_id: ref(id, "The asset's `id` from the step payload."),
+          version: ref(version, "The asset's `version`."),
+          sha256: ref(sha256, '`sha256` of what was delivered (`project_local.sha256` for a project-local file).'),
+          delivery: ref(deliveryMode, 'How it was delivered: one of its `delivery_modes`.'),
+          path: {
+            ...nullable(ref(path)),
+            description: '`project_local.path` when delivered project-local, else null.',
+          },
+        }),
+      ),
+      description: 'One entry per `host_assets` item of the setup step, plus one for `host_adapter`.',
+    },
   }),
 );
 
@@ -68,31 +78,47 @@ export const outputAttestationDef = publish(
   'output-attestation',
   'Step output attestation',
   closedObject({
-    step_id: idSchema,
-    outputs: arrayOf(
-      closedObject({
-        artifact_id: idSchema,
-        path: pathSchema,
-        owner_step: idSchema,
-        media_type: mediaTypeSchema,
-        schema_sha256: nullableSha256Schema,
-        max_bytes: { type: 'integer', minimum: 1, maximum: Limits.artifactChars * 4 },
-        content_sha256: sha256Schema,
-        symlink_free: { type: 'boolean' },
-        readback_verified: { type: 'boolean' },
-        write_policy: writePolicySchema,
-      }),
-      Limits.artifacts,
-    ),
+    step_id: ref(id, 'The current step id.'),
+    outputs: {
+      ...arrayOf(
+        closedObject({
+          artifact_id: ref(id, "The output's `artifact_id`."),
+          path: ref(path, "The output's declared `path`."),
+          owner_step: ref(id, 'The step that declares this output: the current step id.'),
+          media_type: ref(mediaType, "The output's `media_type`."),
+          schema_sha256: ref(nullableSha256, "The output's `schema.sha256` (null when it has no schema)."),
+          max_bytes: {
+            type: 'integer',
+            minimum: 1,
+            maximum: Limits.artifactChars * 4,
+            description: "The output's `max_bytes`.",
+          },
+          content_sha256: ref(sha256, 'SHA-256 of the file bytes read back from disk.'),
+          symlink_free: { type: 'boolean', description: 'true once no component of the path is a symlink.' },
+          readback_verified: { type: 'boolean', description: 'true once the bytes read back equal `content`.' },
+          write_policy: ref(writePolicy, "The output's `write_policy`, checked against what existed before."),
+        }),
+        Limits.artifacts,
+      ),
+      description: 'One entry per declared output of the step.',
+    },
   }),
 );
 
 const findingShape: JsonObject = closedObject(
   {
-    severity: { type: 'string', enum: ['error', 'warning', 'info'] },
-    message: { type: 'string', maxLength: Limits.findingMessageChars },
-    artifact_id: idSchema,
-    location: { type: 'string', maxLength: Limits.findingLocationChars },
+    severity: { type: 'string', enum: ['error', 'warning', 'info'], description: 'How serious the finding is.' },
+    message: {
+      type: 'string',
+      maxLength: Limits.findingMessageChars,
+      description: 'What is wrong and why, in words.',
+    },
+    artifact_id: ref(id, 'Optional: the artifact it concerns.'),
+    location: {
+      type: 'string',
+      maxLength: Limits.findingLocationChars,
+      description: 'Optional: where in it (a JSON pointer, a heading).',
+    },
   },
   ['artifact_id', 'location'],
 );
@@ -102,13 +128,19 @@ export const validatorReportDef = publish(
   'validator-report',
   'Semantic validator report',
   closedObject({
-    validator_id: idSchema,
-    validator_version: versionSchema,
-    instruction_sha256: sha256Schema,
-    input_artifacts: mapOf(idSchema, sha256Schema, Limits.artifacts * 4),
-    validated_by: closedObject({ harness: harnessSchema, adapter_version: versionSchema }),
-    outcome: { type: 'string', enum: ['passed', 'failed'] },
-    findings: arrayOf(findingShape, Limits.findings),
+    validator_id: ref(id, '`validator_id` from the prepare result.'),
+    validator_version: ref(version, '`validator_version` from the prepare result.'),
+    instruction_sha256: ref(sha256, '`instruction_sha256` from the prepare result.'),
+    input_artifacts: ref(artifactDigests, '`input_artifacts` from the prepare result.'),
+    validated_by: {
+      ...closedObject({
+        harness: ref(harness, "The checkpoint's `host.harness`."),
+        adapter_version: ref(version, "The checkpoint's `host.adapter_version`."),
+      }),
+      description: 'The host that ran the validator subagent.',
+    },
+    outcome: { type: 'string', enum: ['passed', 'failed'], description: "The validator subagent's verdict." },
+    findings: { ...arrayOf(findingShape, Limits.findings), description: 'What it found ([] if nothing).' },
   }),
 );
 
@@ -118,8 +150,8 @@ export const reportedFindingDef = publish(
   'Reported validator finding',
   closedObject(
     {
-      validator_id: idSchema,
-      validator_version: versionSchema,
+      validator_id: ref(id),
+      validator_version: ref(version),
       ...(findingShape['properties'] as Record<string, JsonObject>),
     },
     ['artifact_id', 'location'],
@@ -134,11 +166,11 @@ export const deterministicFailureDef = publish(
     {
       code: { type: 'string', enum: Object.values(FailureCode) },
       reason: { type: 'string', enum: Object.values(FailureReason) },
-      artifact_id: idSchema,
-      validator_id: idSchema,
-      capability: { anyOf: [hostCapabilitySchema, validatorCapabilitySchema] },
-      asset: closedObject({ kind: assetKindSchema, id: idSchema, version: versionSchema }),
-      path: pathSchema,
+      artifact_id: ref(id),
+      validator_id: ref(id),
+      capability: ref(anyCapability),
+      asset: closedObject({ kind: ref(assetKind), id: ref(id), version: ref(version) }),
+      path: ref(path),
       keyword: { type: 'string', maxLength: 64 },
       schema_path: { type: 'string', maxLength: 512 },
       limit: { type: 'integer', minimum: 0 },
@@ -152,13 +184,13 @@ export const preparedValidatorDef = publish(
   'prepared-validator',
   'Validator to run',
   closedObject({
-    validator_id: idSchema,
-    validator_version: versionSchema,
-    title: { type: 'string', maxLength: Limits.titleLength },
+    validator_id: ref(id),
+    validator_version: ref(version),
+    title: ref(title),
     required: { type: 'boolean' },
-    instruction_sha256: sha256Schema,
-    input_artifacts: mapOf(idSchema, sha256Schema, Limits.artifacts * 4),
-    uri: uriSchema,
-    brief_uri: uriSchema,
+    instruction_sha256: ref(sha256),
+    input_artifacts: ref(artifactDigests),
+    uri: ref(uri),
+    brief_uri: ref(uri),
   }),
 );

@@ -1,8 +1,9 @@
 /**
- * Leaf shapes and size limits shared by every guided contract. These are inline JSON Schema fragments (never
- * published on their own); the published shapes in `defs-*.ts` embed them by reference to the same objects.
+ * Leaf shapes and size limits shared by every guided contract. Each leaf used in more than one place is a named
+ * `$defs` entry (`define`), reached by `$ref` from the shapes in `defs-*.ts`; it is never served on its own.
  */
 import type { JsonObject } from '../../core/index.js';
+import { define, ref } from './published.js';
 import {
   ArtifactMediaType,
   AssetKind,
@@ -51,76 +52,78 @@ export const Limits = {
   timestampLength: 40,
 } as const;
 
-export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+export { SCHEMA_DIALECT } from './published.js';
 
-export const idSchema: JsonObject = {
-  type: 'string',
-  maxLength: Limits.idLength,
-  pattern: '^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$',
-};
-export const versionSchema: JsonObject = {
+const ID_PATTERN = '^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$';
+const VERSION_PATTERN = '(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})';
+
+const enumOf = (values: Record<string, string>): JsonObject => ({ type: 'string', enum: Object.values(values) });
+
+export const id = define('id', { type: 'string', maxLength: Limits.idLength, pattern: ID_PATTERN });
+export const version = define('version', {
   type: 'string',
   maxLength: Limits.versionLength,
-  pattern: '^(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})$',
-};
-export const releaseSchema: JsonObject = {
+  pattern: `^${VERSION_PATTERN}$`,
+});
+export const release = define('release', {
   type: 'string',
   maxLength: Limits.releaseLength,
   pattern: '^[a-z0-9][a-z0-9.-]{0,127}$',
-};
-export const sha256Schema: JsonObject = { type: 'string', minLength: 64, maxLength: 64, pattern: '^[0-9a-f]{64}$' };
-export const nullableSha256Schema: JsonObject = { anyOf: [{ type: 'null' }, sha256Schema] };
-export const keyIdSchema: JsonObject = { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9._-]{1,64}$' };
+});
+export const sha256 = define('sha256', { type: 'string', minLength: 64, maxLength: 64, pattern: '^[0-9a-f]{64}$' });
+export const keyId = define('key-id', { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9._-]{1,64}$' });
 /** RFC 3339 timestamp (checked by pattern: the strict compiler has no `format` vocabulary). */
-export const timestampSchema: JsonObject = {
+export const timestamp = define('timestamp', {
   type: 'string',
   maxLength: Limits.timestampLength,
   pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$',
-};
+});
 /** A project-relative POSIX path (normalisation is checked by the engine, not only by pattern). */
-export const pathSchema: JsonObject = {
+export const path = define('path', {
   type: 'string',
   minLength: 1,
   maxLength: Limits.pathLength,
   pattern: '^[^/\\\\\\u0000-\\u001f\\u007f][^\\\\\\u0000-\\u001f\\u007f]*$',
-};
-export const titleSchema: JsonObject = { type: 'string', maxLength: Limits.titleLength };
-export const descriptionSchema: JsonObject = { type: 'string', maxLength: Limits.descriptionLength };
-export const uriSchema: JsonObject = { type: 'string', maxLength: 1024, pattern: '^rimthan://' };
-export const stateFieldSchema: JsonObject = { type: 'string', maxLength: 64, pattern: '^[a-z][a-z0-9_]{0,63}$' };
-export const assetContentSchema: JsonObject = { type: 'string', maxLength: Limits.assetContentChars };
+});
+export const title = define('title', { type: 'string', maxLength: Limits.titleLength });
+export const uri = define('uri', { type: 'string', maxLength: 1024, pattern: '^rimthan://' });
+export const stateField = define('state-field', { type: 'string', maxLength: 64, pattern: '^[a-z][a-z0-9_]{0,63}$' });
+export const assetContent = define('asset-content', { type: 'string', maxLength: Limits.assetContentChars });
+const tokenPattern = '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$';
 export const checkpointTokenSchema: JsonObject = {
   type: 'string',
   maxLength: Limits.checkpointTokenLength,
-  pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$',
+  pattern: tokenPattern,
 };
 export const bundleTokenSchema: JsonObject = {
   type: 'string',
   maxLength: Limits.bundleTokenLength,
-  pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$',
+  pattern: tokenPattern,
 };
 
-export const harnessSchema: JsonObject = { type: 'string', enum: Object.values(Harness) };
-export const hostCapabilitySchema: JsonObject = { type: 'string', enum: Object.values(HostCapability) };
-export const validatorCapabilitySchema: JsonObject = { type: 'string', enum: Object.values(ValidatorCapability) };
-export const hostAssetKindSchema: JsonObject = { type: 'string', enum: Object.values(HostAssetKind) };
-export const assetKindSchema: JsonObject = { type: 'string', enum: Object.values(AssetKind) };
-export const deliveryModeSchema: JsonObject = { type: 'string', enum: Object.values(DeliveryMode) };
-export const mediaTypeSchema: JsonObject = { type: 'string', enum: Object.values(ArtifactMediaType) };
-export const writePolicySchema: JsonObject = { type: 'string', enum: Object.values(WritePolicy) };
+export const harness = define('harness', enumOf(Harness));
+export const hostCapability = define('host-capability', enumOf(HostCapability));
+export const validatorCapability = define('validator-capability', enumOf(ValidatorCapability));
+export const hostAssetKind = define('host-asset-kind', enumOf(HostAssetKind));
+export const assetKind = define('asset-kind', enumOf(AssetKind));
+export const deliveryMode = define('delivery-mode', enumOf(DeliveryMode));
+export const mediaType = define('media-type', enumOf(ArtifactMediaType));
+export const writePolicy = define('write-policy', enumOf(WritePolicy));
+/** A capability a blocker or failure names: a host or a validator capability. */
+export const anyCapability = define('capability', { anyOf: [ref(hostCapability), ref(validatorCapability)] });
 
-export const hostCapabilitiesSchema: JsonObject = {
+export const hostCapabilities = define('host-capabilities', {
   type: 'array',
   maxItems: Limits.capabilityItems,
   uniqueItems: true,
-  items: hostCapabilitySchema,
-};
-export const validatorCapabilitiesSchema: JsonObject = {
+  items: ref(hostCapability),
+});
+export const validatorCapabilities = define('validator-capabilities', {
   type: 'array',
   maxItems: Limits.capabilityItems,
   uniqueItems: true,
-  items: validatorCapabilitySchema,
-};
+  items: ref(validatorCapability),
+});
 
 /** A closed object: every listed property required unless named in `optional`. */
 export function closedObject(properties: Record<string, JsonObject>, optional: readonly string[] = []): JsonObject {
@@ -147,30 +150,61 @@ export function nullable(schema: JsonObject): JsonObject {
   return { anyOf: [{ type: 'null' }, schema] };
 }
 
+export const nullableSha256 = define('sha256-or-null', nullable(ref(sha256)));
+
 /** A pinned reference `{id, version}`. */
-export const refSchema: JsonObject = closedObject({ id: idSchema, version: versionSchema });
+export const pinnedRef = define(
+  'ref',
+  closedObject({ id: ref(id, 'The id.'), version: ref(version, 'The exact version (x.y.z).') }),
+);
 
 /** `validator_id@version` key of the validator receipt map. */
-export const validatorKeySchema: JsonObject = {
+export const validatorKey = define('validator-key', {
   type: 'string',
   maxLength: Limits.idLength + Limits.versionLength + 1,
-  pattern: '^[a-z][a-z0-9]*(?:-[a-z0-9]+)*@(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})$',
-};
-
-/** The host binding carried in a checkpoint (sorted capability sets). */
-export const hostBindingSchema: JsonObject = closedObject({
-  harness: harnessSchema,
-  adapter_id: idSchema,
-  adapter_version: versionSchema,
-  host_capabilities: hostCapabilitiesSchema,
-  validator_capabilities: validatorCapabilitiesSchema,
+  pattern: `${ID_PATTERN.slice(0, -1)}@${VERSION_PATTERN}$`,
 });
 
-/** Artifact receipts: artifact ID → SHA-256 of its UTF-8 bytes. */
-export const artifactReceiptsSchema: JsonObject = mapOf(idSchema, sha256Schema);
+/**
+ * Artifact digests: artifact ID → SHA-256 of its UTF-8 bytes. One shape serves the checkpoint's receipts and every
+ * validator's input set, whose bounds agree (`receipts` = 4 × `artifacts`).
+ */
+export const artifactDigests = define('artifact-digests', mapOf(ref(id), ref(sha256), Limits.receipts));
+if (Limits.receipts !== Limits.artifacts * 4) throw new Error('artifact-digests serves two bounds that differ');
+
+/** The host binding carried in a checkpoint (sorted capability sets). */
+export const hostBinding = define(
+  'host-binding',
+  closedObject({
+    harness: ref(harness, 'As received.'),
+    adapter_id: ref(id, 'As received.'),
+    adapter_version: ref(version, 'As received.'),
+    host_capabilities: ref(hostCapabilities, 'As received.'),
+    validator_capabilities: ref(validatorCapabilities, 'As received.'),
+  }),
+);
 
 /** Validator pass receipts: `validator_id@version` → outcome and the digest of its input artifact set. */
-export const validatorReceiptsSchema: JsonObject = mapOf(
-  validatorKeySchema,
-  closedObject({ outcome: { type: 'string', enum: ['passed'] }, input_sha256: sha256Schema }),
+export const validatorReceipts = define(
+  'validator-receipts',
+  mapOf(
+    ref(validatorKey),
+    closedObject({
+      outcome: { type: 'string', enum: ['passed'], description: 'As received.' },
+      input_sha256: ref(sha256, 'As received.'),
+    }),
+  ),
 );
+
+/*
+ * The same leaves as plain, self-contained schemas, for the token bodies the checkpoint codec and the bundle check
+ * compile on their own (no `$defs` there).
+ */
+export const idSchema: JsonObject = id.shape;
+export const versionSchema: JsonObject = version.shape;
+export const releaseSchema: JsonObject = release.shape;
+export const keyIdSchema: JsonObject = keyId.shape;
+export const timestampSchema: JsonObject = timestamp.shape;
+export const harnessSchema: JsonObject = harness.shape;
+export const validatorKeySchema: JsonObject = validatorKey.shape;
+export const refSchema: JsonObject = closedObject({ id: idSchema, version: versionSchema });

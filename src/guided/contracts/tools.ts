@@ -1,8 +1,9 @@
 /**
- * The four guided tools' closed input and output schemas. Every shared shape is referenced through `$defs`, which hold
- * the very objects published in GUIDED_SCHEMA_RESOURCES, so a tool contract and a served schema can never drift.
+ * The four guided tools' closed input and output schemas. Every shape they share is a `$ref` into the document's own
+ * `$defs`, which hold the very objects declared in `defs-*.ts` and `primitives.ts` (see published.ts), so a tool
+ * contract and a served schema can never drift. Every input property says, in one line, what a harness sends.
  */
-import type { JsonObject, JsonValue } from '../../core/index.js';
+import type { JsonObject } from '../../core/index.js';
 import { PrepareStatus, ProgressStatus, SubmitStatus } from '../codes.js';
 import { checkpointEnvelopeDef, validationBundleDef } from './defs-checkpoint.js';
 import {
@@ -24,16 +25,8 @@ import {
   reportedFindingDef,
   validatorReportDef,
 } from './defs-validation.js';
-import {
-  Limits,
-  SCHEMA_DIALECT,
-  arrayOf,
-  closedObject,
-  idSchema,
-  validatorCapabilitiesSchema,
-  versionSchema,
-} from './primitives.js';
-import { CONTRACT_VERSION, type PublishedSchema, nullableRef, ref } from './published.js';
+import { Limits, arrayOf, closedObject, id, validatorCapabilities, version } from './primitives.js';
+import { CONTRACT_VERSION, document, nullableRef, ref, type PublishedSchema } from './published.js';
 
 /** Every shared shape, in publication order. */
 export const SHARED_DEFS: readonly PublishedSchema[] = [
@@ -57,47 +50,30 @@ export const SHARED_DEFS: readonly PublishedSchema[] = [
   preparedValidatorDef,
 ];
 
-const defsById = new Map(SHARED_DEFS.map((d) => [d.id, d]));
-
-function collectRefs(value: JsonValue, into: Set<string>): void {
-  if (Array.isArray(value)) {
-    for (const item of value) collectRefs(item, into);
-  } else if (value !== null && typeof value === 'object') {
-    const target = value['$ref'];
-    if (typeof target === 'string' && target.startsWith('#/$defs/')) into.add(target.slice('#/$defs/'.length));
-    for (const child of Object.values(value)) collectRefs(child, into);
-  }
-}
-
-/** A closed tool schema whose `$defs` hold exactly the published shapes its properties reference. */
+/** A closed tool schema whose `$defs` hold exactly the named shapes its properties reach. */
 function toolSchema(
   id: string,
   title: string,
   properties: Record<string, JsonObject>,
   optional: readonly string[] = [],
 ): PublishedSchema {
-  const used = new Set<string>();
-  collectRefs(properties, used);
-  const $defs: JsonObject = {};
-  for (const name of [...used].sort()) {
-    const def = defsById.get(name);
-    if (def === undefined) throw new Error(`tool schema ${id} references an unpublished shape`);
-    $defs[name] = def.schema;
-  }
-  const schema: JsonObject = { $schema: SCHEMA_DIALECT, title, ...closedObject(properties, optional), $defs };
+  const schema = document(title, closedObject(properties, optional));
   return { id, version: CONTRACT_VERSION, schema, shape: schema };
 }
 
 const status = (values: readonly string[]): JsonObject => ({ type: 'string', enum: [...values] });
 
+const CHECKPOINT = 'The `checkpoint` object of the latest result, unchanged.';
+const STATE = 'The confirmed state that checkpoint was issued with (its digest is bound), unchanged.';
+
 export const startInput = toolSchema(
   'rimthan.start-workflow.input',
   'rimthan.start_workflow arguments',
   {
-    workflow: { type: 'string', maxLength: Limits.idLength, pattern: '^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$' },
-    workflow_version: versionSchema,
-    confirmed_state: ref(confirmedStateProjectionDef),
-    host: ref(hostDeclarationDef),
+    workflow: ref(id, 'Workflow id or alias, e.g. "research".'),
+    workflow_version: ref(version, 'Optional exact workflow version; omit for the newest.'),
+    confirmed_state: ref(confirmedStateProjectionDef, 'What the person confirmed so far (at least `objective`).'),
+    host: ref(hostDeclarationDef, 'This host, honestly: harness, pinned adapter, real capabilities, policy.'),
   },
   ['workflow_version'],
 );
@@ -113,10 +89,13 @@ export const continueInput = toolSchema(
   'rimthan.continue-workflow.input',
   'rimthan.continue_workflow arguments',
   {
-    checkpoint: ref(checkpointEnvelopeDef),
-    confirmed_state: ref(confirmedStateProjectionDef),
-    next_confirmed_state: ref(confirmedStateProjectionDef),
-    migration: ref(migrationRequestDef),
+    checkpoint: ref(checkpointEnvelopeDef, CHECKPOINT),
+    confirmed_state: ref(confirmedStateProjectionDef, STATE),
+    next_confirmed_state: ref(
+      confirmedStateProjectionDef,
+      'Optional: the whole new confirmed state after the person confirmed a change (changed fields: fresh `confirmed_at`).',
+    ),
+    migration: ref(migrationRequestDef, 'Optional: move this checkpoint to a newer release (only when asked to).'),
   },
   ['next_confirmed_state', 'migration'],
 );
@@ -134,13 +113,19 @@ export const prepareInput = toolSchema(
   'rimthan.prepare-step-validation.input',
   'rimthan.prepare_step_validation arguments',
   {
-    checkpoint: ref(checkpointEnvelopeDef),
-    confirmed_state: ref(confirmedStateProjectionDef),
-    artifacts: arrayOf(ref(artifactDef), Limits.artifactsListed),
-    repository_policy: ref(repositoryPolicyDef),
-    validator_capabilities: validatorCapabilitiesSchema,
-    host_attestation: ref(hostAttestationDef),
-    output_attestation: ref(outputAttestationDef),
+    checkpoint: ref(checkpointEnvelopeDef, CHECKPOINT),
+    confirmed_state: ref(confirmedStateProjectionDef, STATE),
+    artifacts: {
+      ...arrayOf(ref(artifactDef), Limits.artifactsListed),
+      description: "One entry per declared output of the step (the step payload's `outputs`), with the file's text.",
+    },
+    repository_policy: ref(repositoryPolicyDef, 'Required: what policy says now about the writes.'),
+    validator_capabilities: ref(
+      validatorCapabilities,
+      "Required: the checkpoint's `host.validator_capabilities`, unchanged.",
+    ),
+    host_attestation: ref(hostAttestationDef, 'setup-workspace only: what was delivered and how.'),
+    output_attestation: ref(outputAttestationDef, 'Every other step: the read-back proof for each output.'),
   },
   ['host_attestation', 'output_attestation'],
 );
@@ -150,7 +135,7 @@ export const prepareOutput = toolSchema(
   'rimthan.prepare_step_validation result',
   {
     status: status(Object.values(PrepareStatus)),
-    step_id: idSchema,
+    step_id: ref(id),
     failures: arrayOf(ref(deterministicFailureDef), Limits.failures),
     validation_bundle: nullableRef(validationBundleDef),
     validators: arrayOf(ref(preparedValidatorDef), Limits.reports),
@@ -161,10 +146,13 @@ export const submitInput = toolSchema(
   'rimthan.submit-step-validation.input',
   'rimthan.submit_step_validation arguments',
   {
-    checkpoint: ref(checkpointEnvelopeDef),
-    confirmed_state: ref(confirmedStateProjectionDef),
-    validation_bundle: ref(validationBundleDef),
-    reports: arrayOf(ref(validatorReportDef), Limits.reports),
+    checkpoint: ref(checkpointEnvelopeDef, CHECKPOINT),
+    confirmed_state: ref(confirmedStateProjectionDef, STATE),
+    validation_bundle: ref(validationBundleDef, 'The `validation_bundle` of the prepare result, unchanged.'),
+    reports: {
+      ...arrayOf(ref(validatorReportDef), Limits.reports),
+      description: 'Exactly one report per validator the prepare result listed ([] when it listed none).',
+    },
   },
 );
 
@@ -178,7 +166,7 @@ export const submitOutput = toolSchema(
     question: nullableRef(questionDef),
     findings: arrayOf(ref(reportedFindingDef), Limits.reports * Limits.findings),
     failed_validators: arrayOf(
-      closedObject({ validator_id: idSchema, validator_version: versionSchema }),
+      closedObject({ validator_id: ref(id), validator_version: ref(version) }),
       Limits.reports,
     ),
   },
