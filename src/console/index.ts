@@ -2,7 +2,8 @@
  * console: the web console (`rimthan console`). Releases drawn as graphs with their steps, adapters and diffs; runs
  * listed by session, followed live, resumed and cancelled; a guided session file checked at a glance. It works only
  * through the operations the tools use — the release store's read interface, the seven run tools, the guided tools —
- * and one read of the run store's session list (`listSessions`), never the stores otherwise, and serves a page built into the package (no CDN, no network, strict Content-Security-Policy).
+ * and one read of the run store's session list (`listSessions`), never the stores otherwise, and serves a page built
+ * into the package (no CDN, no network, strict Content-Security-Policy).
  */
 export { startConsole, isLoopback } from './console.js';
 export type { ConsoleOptions, RunningConsole } from './console.js';
