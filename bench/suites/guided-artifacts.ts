@@ -106,6 +106,7 @@ export function decisionSummary(): string {
 /** Bodies for every output of the packaged workflow, with a typical evidence table of about `evidenceBytes`. */
 export function packagedBodies(evidenceBytes: number): Record<string, string> {
   return {
+    'research-plan': markdown('Research plan', 1000),
     'evidence-table': evidenceTable(evidenceBytes),
     'desk-findings': markdown('Desk findings', 2000),
     'decision-record': markdown('Decision record', 2000),

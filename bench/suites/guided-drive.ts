@@ -71,6 +71,15 @@ export function walkWorkflow(
   pos = note(moved(cont({ checkpoint: pos.checkpoint, confirmed_state: pos.state }), pos.state));
   if (stepIdOf(pos) !== 'select-route') throw new Error(`after confirm-contract: ${stepIdOf(pos)}`);
 
+  // From research-decision@1.3.0 on select-route is gated (the research plan); its submit asks the route question.
+  const routeStep = pos.step['step'] as JsonObject;
+  if (((routeStep['outputs'] as JsonObject[] | undefined) ?? []).length > 0) {
+    const planned = expect(prepare(prepareArgs(pos, bodies)), 'ready_for_semantic_validation', 'prepare select-route');
+    pos = note({
+      ...moved(expect(submit(submitArgs(pos, planned)), 'input_required', 'submit plan'), pos.state),
+      step: pos.step,
+    });
+  }
   const withRoute = confirmed({ ...(pos.state['state'] as JsonObject), research_route: 'desk-research' });
   const routed = cont({ checkpoint: pos.checkpoint, confirmed_state: pos.state, next_confirmed_state: withRoute });
   pos = note(moved(expect(routed, 'active', 'continue select-route'), withRoute));

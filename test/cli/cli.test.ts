@@ -64,11 +64,11 @@ describe('rimthan CLI', () => {
   test('registry check passes the packaged source and reports a broken one as file:line, exit 1', async () => {
     const ok = captureIo(work);
     assert.equal(await runCli(['registry', 'check', SOURCE], ok), 0);
-    assert.match(ok.stdout.join('\n'), /research-2026\.11\.1/);
+    assert.match(ok.stdout.join('\n'), /research-2026\.11\.2/);
 
     const broken = join(work, 'broken-source');
     cpSync(SOURCE, broken, { recursive: true });
-    const workflow = join(broken, 'workflows', 'research-decision@1.2.0.yaml');
+    const workflow = join(broken, 'workflows', 'research-decision@1.3.0.yaml');
     const lines = readFileSync(workflow, 'utf8').split('\n');
     const at = lines.findIndex((l) => l.startsWith('entry_aliases:'));
     lines.splice(at, 0, 'surprise_key: true');
@@ -76,7 +76,7 @@ describe('rimthan CLI', () => {
     const io = captureIo(work);
     assert.equal(await runCli(['registry', 'check', broken], io), 1);
     assert.ok(
-      io.stdout.some((l) => l.startsWith(`workflows/research-decision@1.2.0.yaml:${at + 1}: `)),
+      io.stdout.some((l) => l.startsWith(`workflows/research-decision@1.3.0.yaml:${at + 1}: `)),
       `file:line reported: ${io.stdout.join(' | ')}`,
     );
   });
@@ -87,7 +87,7 @@ describe('rimthan CLI', () => {
     assert.equal(await runCli(['registry', 'build', SOURCE, '--out', out], io), 0);
     const verified = verifyReleaseFile(readFileSync(out));
     assert.ok(verified.ok);
-    assert.equal(verified.release.release, 'research-2026.11.1');
+    assert.equal(verified.release.release, 'research-2026.11.2');
     assert.equal(await runCli(['registry', 'build', SOURCE, '--out', out], captureIo(work)), 0, 'same bytes: no-op');
     writeFileSync(out, '{}\n');
     const again = captureIo(work);

@@ -96,7 +96,7 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
       await login.fill('#token', 'browser-test-token-0123456789abcdef');
       await screenshot(login, 'login');
       await login.getByRole('button', { name: 'Sign in' }).click();
-      await login.locator('tr[data-release="research-2026.11.1"]').waitFor();
+      await login.locator('tr[data-release="research-2026.11.2"]').waitFor();
       await login.goto(`${withTokens.origin}/#/runs`);
       await login.getByText('Your session:').waitFor();
       await login.locator('aside.session-picker').getByText('Your session has no runs yet.').waitFor();
@@ -109,16 +109,18 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
   });
 
   test('shows the releases with the active one, and the packaged workflow as a graph', async () => {
-    const row = page.locator('tr[data-release="research-2026.11.1"]');
+    const row = page.locator('tr[data-release="research-2026.11.2"]');
     await row.locator('.badge-active').waitFor();
-    assert.equal(await page.locator('tr[data-release="research-2026.10.1"] .badge-active').count(), 0);
+    for (const earlier of ['research-2026.10.1', 'research-2026.11.1']) {
+      assert.equal(await page.locator(`tr[data-release="${earlier}"] .badge-active`).count(), 0);
+    }
     await screenshot(page, 'releases');
     await row.getByText('Research to decision').click();
     await page.waitForSelector('svg.graph');
     const titles = await page.locator('svg.graph .node.step text.title').allTextContents();
     for (const title of [
       'Set up the workspace',
-      'Choose the research route',
+      'Plan the research route',
       'Desk research',
       'Prototype spike',
       'Record the decision',
@@ -245,7 +247,7 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
   test('opens a session file from a workflow in progress and shows its current step', async () => {
     await page.goto(`${running.origin}/#/session`);
     await page.getByRole('button', { name: /^Open / }).click();
-    await page.locator('.verdict.ok', { hasText: 'research-2026.11.1' }).waitFor();
+    await page.locator('.verdict.ok', { hasText: 'research-2026.11.2' }).waitFor();
     await page.locator('.current-step', { hasText: 'Record the decision' }).waitFor();
     assert.equal(await page.locator('svg.graph .node.current').getAttribute('data-step'), 'decision-record');
     assert.ok((await page.locator('svg.graph .node.done').count()) >= 2, 'finished steps are marked');

@@ -5,16 +5,19 @@ import { describe, test } from 'node:test';
 import { packageRoot } from '../../src/core/index.js';
 import type { JsonObject } from '../../src/core/index.js';
 import { createReleaseScope } from '../../src/guided/index.js';
+import type { ReleaseScope } from '../../src/guided/index.js';
 import { verifyReleaseFile } from '../../src/registry/index.js';
 import type { Harness } from '../../src/registry/model.js';
 import type { Position } from './fixtures/drive.js';
 import { moved, passStep, proceed, stepId } from './fixtures/drive.js';
 import { Session, confirmed } from './fixtures/harness.js';
 
-const file = join(packageRoot(), 'releases', 'dist', 'research-2026.11.1.json');
+const ACTIVE = readFileSync(join(packageRoot(), 'releases', 'ACTIVE'), 'utf8').trim();
+const file = join(packageRoot(), 'releases', 'dist', `${ACTIVE}.json`);
 const QUESTION = 'Which message queue should the billing service adopt?';
 
 const BODIES: Record<string, string> = {
+  'research-plan': '# Research plan\n\n## Decision question\n\n' + QUESTION + '\n',
   'evidence-table': JSON.stringify({
     decision_question: QUESTION,
     criteria: [{ criterion_id: 'latency', description: 'p95 publish latency', priority: 'must-have' }],
@@ -81,19 +84,36 @@ const BODIES: Record<string, string> = {
   }),
 };
 
-function host(harness: Harness): JsonObject {
+function host(
+  scope: ReleaseScope,
+  harness: Harness,
+  validatorCapabilities = ['workspace.read', 'web.read'],
+): JsonObject {
+  const workflow = scope.workflowVersions('research')[0]?.workflow;
+  assert.ok(workflow);
   return {
     harness,
-    adapter: { id: `${harness}-host`, version: '1.1.0' },
+    adapter: { ...workflow.host_adapters[harness] },
     host_capabilities: ['mcp.tools', 'mcp.resources', 'native-subagents', 'structured-reports', 'project-local-assets'],
-    validator_capabilities: ['workspace.read', 'web.read'],
+    validator_capabilities: validatorCapabilities,
     repository_policy: { conflict: false },
   };
 }
 
-function run(session: Session, harness: Harness, route: string): Position {
+/** Runs the packaged workflow to completion on `route`; returns the final position and every status seen. */
+function run(
+  session: Session,
+  harness: Harness,
+  route: string,
+  validatorCapabilities?: string[],
+): Position & { statuses: string[] } {
+  const statuses: string[] = [];
   const state = confirmed({ objective: 'Pick a queue for billing', decision_question: QUESTION }, session.clock.iso());
-  const started = session.start({ workflow: 'research', confirmed_state: state, host: host(harness) });
+  const started = session.start({
+    workflow: 'research',
+    confirmed_state: state,
+    host: host(session.scope, harness, validatorCapabilities),
+  });
   assert.equal(started['status'], 'active', JSON.stringify(started['blockers']));
   let pos: Position = { checkpoint: started['checkpoint'] as JsonObject, state, step: started['step'] as JsonObject };
   for (let guard = 0; guard < 20; guard++) {
@@ -102,22 +122,21 @@ function run(session: Session, harness: Harness, route: string): Position {
       ((step['step'] as JsonObject)['outputs'] as JsonObject[]).length > 0 || stepId(pos) === 'setup-workspace';
     if (gated) {
       const result = passStep(session, pos, BODIES);
-      if (result['status'] === 'completed') return moved(pos, result);
+      statuses.push(`${stepId(pos)}:submit:${result['status'] as string}`);
+      if (result['status'] === 'completed') return { ...moved(pos, result), statuses };
+      if (result['status'] === 'input_required') {
+        // The gated step's work is accepted; its branch asks the route question (the step payload stays ours).
+        pos = { ...moved(pos, result), step: pos.step };
+        pos = answerRoute(session, pos, result, route, statuses);
+        continue;
+      }
       assert.equal(result['status'], 'advanced', JSON.stringify(result));
       pos = moved(pos, result);
       continue;
     }
     const result = proceed(session, pos);
     if (result['status'] === 'input_required') {
-      const question = result['question'] as JsonObject;
-      assert.equal(question['field'], 'research_route');
-      session.clock.advance(1000);
-      const next = confirmed(
-        { ...(pos.state['state'] as JsonObject), research_route: route },
-        session.clock.iso(),
-        pos.state,
-      );
-      pos = moved(pos, proceed(session, pos, next), next);
+      pos = answerRoute(session, pos, result, route, statuses);
       continue;
     }
     assert.equal(result['status'], 'active');
@@ -126,22 +145,35 @@ function run(session: Session, harness: Harness, route: string): Position {
   assert.fail('the packaged workflow did not complete');
 }
 
-describe(
-  'packaged release',
-  { skip: existsSync(file) ? false : 'releases/dist/research-2026.11.1.json is not built' },
-  () => {
-    test('packaged workflow executes every gate to completed', () => {
-      const verified = verifyReleaseFile(readFileSync(file));
-      assert.ok(verified.ok, verified.ok ? '' : verified.reason);
-      const scope = createReleaseScope(verified.release);
-      for (const [harness, route, last] of [
-        ['claude-code', 'desk-research', 'decision-record'],
-        ['codex', 'prototype-spike', 'decision-record'],
-      ] as const) {
-        const done = run(new Session(scope), harness, route);
-        assert.equal(done.checkpoint['current_step'], last);
-        assert.ok(Buffer.byteLength(done.checkpoint['token'] as string) <= 2048);
-      }
-    });
-  },
-);
+/** Confirms `route` as the answer to the route question and continues to the chosen step. */
+function answerRoute(session: Session, pos: Position, asked: JsonObject, route: string, statuses: string[]): Position {
+  const question = asked['question'] as JsonObject;
+  assert.equal(question['field'], 'research_route');
+  session.clock.advance(1000);
+  const next = confirmed(
+    { ...(pos.state['state'] as JsonObject), research_route: route },
+    session.clock.iso(),
+    pos.state,
+  );
+  const routed = proceed(session, pos, next);
+  statuses.push(`${stepId(pos)}:continue:${routed['status'] as string}`);
+  assert.equal(routed['status'], 'active', JSON.stringify(routed['blockers']));
+  return moved(pos, routed, next);
+}
+
+describe('packaged release', { skip: existsSync(file) ? false : `releases/dist/${ACTIVE}.json is not built` }, () => {
+  test('packaged workflow executes every gate to completed', () => {
+    const verified = verifyReleaseFile(readFileSync(file));
+    assert.ok(verified.ok, verified.ok ? '' : verified.reason);
+    const scope = createReleaseScope(verified.release);
+    for (const [harness, route, last] of [
+      ['claude-code', 'desk-research', 'decision-record'],
+      ['codex', 'prototype-spike', 'decision-record'],
+    ] as const) {
+      const done = run(new Session(scope), harness, route);
+      assert.ok(done.statuses.includes('select-route:submit:input_required'), done.statuses.join(' '));
+      assert.equal(done.checkpoint['current_step'], last);
+      assert.ok(Buffer.byteLength(done.checkpoint['token'] as string) <= 2048);
+    }
+  });
+});

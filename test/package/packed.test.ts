@@ -154,6 +154,7 @@ describe('the packed npm package', { skip: NOT_A_CHECKOUT }, () => {
       'dist/src/cli/main.js',
       'releases/ACTIVE',
       'releases/MIGRATION_TARGET',
+      'releases/dist/research-2026.11.2.json',
       'releases/dist/research-2026.11.1.json',
       'releases/dist/research-2026.10.1.json',
       'docs/operations/workflow-engine-bootstrap.md',

@@ -1,5 +1,5 @@
 /** Test plumbing: an in-process SDK client per profile, temp release stores, and a fixed signer. */
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,6 +12,8 @@ import { FolderReleaseStore } from '../../../src/registry/index.js';
 
 export const OLD_RELEASE = 'research-2026.10.1';
 export const NEW_RELEASE = 'research-2026.11.1';
+/** The release the package activates (releases/ACTIVE): research-2026.11.2, newer than both of the above. */
+export const ACTIVE_RELEASE = readFileSync(join(packageRoot(), 'releases', 'ACTIVE'), 'utf8').trim();
 export const TEST_SECRET = 'mcp-test-secret-0123456789abcdef0123456789';
 
 export function testSigner(): TokenSigner {
@@ -51,11 +53,15 @@ export function activateCorruptRelease(dir: string, name = 'research-2099.1.1'):
 }
 
 /** The workflow-engine profile over a folder store, refreshing the active pointer on every request. */
-export function workflowProfile(store: FolderReleaseStore, opts: { bootstrap?: string } = {}): McpProfile {
+export function workflowProfile(
+  store: FolderReleaseStore,
+  opts: { bootstrap?: string; maxArgumentBytes?: number } = {},
+): McpProfile {
   return createWorkflowEngineProfile({
     releases: storeReleaseProvider(store, { refreshIntervalMs: 0 }),
     signer: testSigner(),
     ...(opts.bootstrap === undefined ? {} : { bootstrap: opts.bootstrap }),
+    ...(opts.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: opts.maxArgumentBytes }),
   });
 }
 

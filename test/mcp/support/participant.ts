@@ -46,7 +46,11 @@ export class Participant {
   checkpoint: JsonObject | undefined;
   step: JsonObject | null = null;
 
-  constructor(readonly call: Caller) {}
+  /** `hostOverrides` replace fields of the default Claude Code host declaration (e.g. fewer validator capabilities). */
+  constructor(
+    readonly call: Caller,
+    readonly hostOverrides: JsonObject = {},
+  ) {}
 
   get currentStep(): string {
     return (this.checkpoint?.['current_step'] as string | undefined) ?? '';
@@ -75,6 +79,7 @@ export class Participant {
       host_capabilities: HOST_CAPABILITIES,
       validator_capabilities: VALIDATOR_CAPABILITIES,
       repository_policy: { conflict: false },
+      ...this.hostOverrides,
     };
   }
 
@@ -164,7 +169,7 @@ export class Participant {
       confirmed_state: this.state,
       artifacts,
       repository_policy: { conflict: false },
-      validator_capabilities: VALIDATOR_CAPABILITIES,
+      validator_capabilities: this.host()['validator_capabilities'] as JsonValue,
       ...(setup ? { host_attestation: attestation } : { output_attestation: attestation }),
     });
   }

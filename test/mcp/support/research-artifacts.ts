@@ -77,8 +77,31 @@ export const DECISION_SUMMARY: JsonObject = {
   evidence_refs: ['C1', 'C2'],
 };
 
+export const RESEARCH_PLAN = [
+  '# Research plan',
+  '',
+  '## Decision question',
+  '',
+  DECISION_QUESTION,
+  '',
+  '## What we must learn',
+  '',
+  '- L1: Does each option keep per-account ordering?',
+  '- L2: What does each option cost a two-person team to run?',
+  '',
+  '## Criteria',
+  '',
+  '- ordering (must-have), ops-cost (important)',
+  '',
+  '## Options in scope',
+  '',
+  '- kafka, rabbitmq',
+  '',
+].join('\n');
+
 /** Artifact bodies by artifact id. */
 export const BODIES: Readonly<Record<string, string>> = {
+  'research-plan': RESEARCH_PLAN,
   'evidence-table': JSON.stringify(EVIDENCE_TABLE),
   'desk-findings': DESK_FINDINGS,
   'decision-record': DECISION_RECORD,

@@ -4,7 +4,7 @@ import type { JsonObject } from '../../../src/core/index.js';
 import { DECISION_QUESTION } from './research-artifacts.js';
 import type { Participant } from './participant.js';
 
-/** From start to the route question: setup attested, interview, contract confirmed. */
+/** From start to the route question: setup attested, interview, contract confirmed (and, gated, the plan accepted). */
 export async function toRouteQuestion(p: Participant): Promise<JsonObject> {
   await p.start();
   assert.equal(p.currentStep, 'setup-workspace');
@@ -22,7 +22,10 @@ export async function toRouteQuestion(p: Participant): Promise<JsonObject> {
   assert.equal(p.currentStep, 'confirm-contract');
   await p.continue();
   assert.equal(p.currentStep, 'select-route');
-  const question = await p.continue();
+  // From research-decision@1.3.0 on, select-route is gated (it writes the research plan) and its branch follows:
+  // submit answers input_required. Earlier releases ask on continue.
+  const gated = ((p.step?.['outputs'] as JsonObject[] | undefined) ?? []).length > 0;
+  const question = gated ? await p.passStep() : await p.continue();
   assert.equal(question['status'], 'input_required');
   assert.equal((question['question'] as JsonObject)['field'], 'research_route');
   return question;
