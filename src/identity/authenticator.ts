@@ -76,7 +76,10 @@ export function requireScope(authenticator: Authenticator, scope: string): Authe
     async authenticate(authorization) {
       const outcome = await authenticator.authenticate(authorization);
       if (!outcome.ok) return outcome;
-      if (outcome.principal.authenticated && outcome.principal.scopes.includes(scope)) return outcome;
+      // Nobody authenticated (a listener without credentials lets everyone in anonymously): that is a missing
+      // credential, not a missing scope.
+      if (!outcome.principal.authenticated) return missingOrInvalid(authorization);
+      if (outcome.principal.scopes.includes(scope)) return outcome;
       return {
         ok: false,
         status: 403,

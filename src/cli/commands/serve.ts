@@ -4,7 +4,7 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { TokenSigner } from '../../core/index.js';
-import { ANONYMOUS } from '../../identity/index.js';
+import { ANONYMOUS, anyOf, NO_AUTHENTICATION, staticTokenAuthenticator } from '../../identity/index.js';
 import type { Principal } from '../../identity/index.js';
 import {
   createMcpServer,
@@ -12,15 +12,17 @@ import {
   createWorkflowEngineProfile,
   loadSigningSetup,
   ProfileName,
+  followerReleaseProvider,
   serveStdio,
   startHttpTransport,
-  storeReleaseProvider,
 } from '../../mcp/index.js';
-import { FolderReleaseStore, packagedReleaseStore } from '../../registry/index.js';
+import type { ReleaseFollower, ReleaseStore } from '../../registry/index.js';
+import { ADMIN_OPTIONS, adminSettings, startAdminListener } from '../admin-wiring.js';
+import type { AdminSettings } from '../admin-wiring.js';
+import { followReleases, openReleaseStore, stderrFollowerEvents } from '../release-store-config.js';
 import { choiceOption, intOption, parseCommand, stringList, stringOption } from '../args.js';
 import type { Parsed } from '../args.js';
 import { CommandFailed, reasonOf, UsageError } from '../errors.js';
-import { existingFolder } from '../files.js';
 import type { CliIo } from '../io.js';
 import { SUPERVISOR_DEFAULTS } from '../../runs/index.js';
 import { DEFAULT_RUN_STORE, resolveStoreSpec } from '../run-store.js';
@@ -52,12 +54,15 @@ const OPTIONS = {
   ...IDENTITY_OPTIONS,
   'allowed-host': { type: 'string', multiple: true },
   'allowed-origin': { type: 'string', multiple: true },
+  ...ADMIN_OPTIONS,
 } as const;
 
 interface Serving {
   serverFor(principal: Principal): Server;
   /** The stdio principal (runs: the session id). */
   readonly stdioPrincipal: Principal;
+  /** The release store and this replica's follower (workflow-engine profile). */
+  readonly releases?: { readonly store: ReleaseStore; readonly follower: ReleaseFollower };
   close(): Promise<void>;
 }
 
@@ -67,7 +72,7 @@ function refuseOptions(parsed: Parsed, names: readonly string[], why: string): v
   }
 }
 
-function workflowEngine(parsed: Parsed, io: CliIo, maxBytes: number): Serving {
+async function workflowEngine(parsed: Parsed, io: CliIo, maxBytes: number): Promise<Serving> {
   const signing = loadSigningSetup(io.env);
   if (signing.source === 'environment') {
     io.err(`rimthan: signing checkpoints with key "${signing.ring.activeKeyId}" from RIMTHAN_WORKFLOW_SIGNING_SECRET`);
@@ -75,22 +80,23 @@ function workflowEngine(parsed: Parsed, io: CliIo, maxBytes: number): Serving {
     const verb = signing.created ? 'generated a new signing key in' : 'signing checkpoints with the key in';
     io.err(`rimthan: ${verb} ${signing.path ?? ''} (set RIMTHAN_WORKFLOW_SIGNING_SECRET to manage keys yourself)`);
   }
-  const dir = stringOption(parsed, 'releases');
-  const store =
-    dir === undefined
-      ? packagedReleaseStore()
-      : new FolderReleaseStore(existingFolder(dir, io.cwd, 'a release store', `--releases ${dir}`));
-  const releases = storeReleaseProvider(store, {
-    onRefreshRefused: (reason) =>
-      io.err(`rimthan: active release refresh refused (${reason}); still serving the last verified release`),
-  });
+  const store = await openReleaseStore(stringOption(parsed, 'releases'), io);
+  const follower = await followReleases(store, stderrFollowerEvents(io));
   const profile = createWorkflowEngineProfile({
-    releases,
+    releases: followerReleaseProvider(follower),
     signer: new TokenSigner(signing.ring),
     maxArgumentBytes: maxBytes,
     onFault: stderrFaultReporter(io),
   });
-  return { serverFor: () => createMcpServer(profile), stdioPrincipal: ANONYMOUS, close: () => Promise.resolve() };
+  return {
+    serverFor: () => createMcpServer(profile),
+    stdioPrincipal: ANONYMOUS,
+    releases: { store, follower },
+    close: async () => {
+      await follower.stop();
+      await store.close();
+    },
+  };
 }
 
 /** --concurrency, --lease-ms and --fail-removed-versions (runs profile). */
@@ -193,7 +199,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
       ['store', 'flows', 'session', 'concurrency', 'lease-ms', 'fail-removed-versions'],
       'applies only to --profile runs',
     );
-  else refuseOptions(parsed, ['releases'], 'applies only to --profile workflow-engine');
+  else
+    refuseOptions(
+      parsed,
+      ['releases', 'admin-port', 'admin-host', 'admin-token-file'],
+      'applies only to --profile workflow-engine',
+    );
   if (transport === 'stdio') {
     refuseOptions(
       parsed,
@@ -216,9 +227,22 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   }
   const authenticator = identity?.authenticator;
 
+  const admin: AdminSettings | undefined = adminSettings(parsed, io, TOPIC, {
+    http: transport === 'http',
+    releases: parsed.values['releases'] !== undefined,
+  });
+  // An admin token on /mcp is just a participant (its own principal, no admin powers there).
+  const adminAsParticipant = admin === undefined ? undefined : staticTokenAuthenticator(admin.tokens);
+  const mcpAuthenticator =
+    adminAsParticipant === undefined
+      ? authenticator
+      : authenticator === undefined
+        ? adminAsParticipant
+        : anyOf(authenticator, adminAsParticipant);
+
   const serving =
     profileName === ProfileName.WorkflowEngine
-      ? workflowEngine(parsed, io, maxBytes)
+      ? await workflowEngine(parsed, io, maxBytes)
       : await runs(parsed, io, maxBytes, transport === 'stdio');
   try {
     if (transport === 'stdio') {
@@ -236,7 +260,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
       maxRequestBytes: maxBytes,
       allowedHosts: ['localhost', '127.0.0.1', '[::1]', ...specificHost, ...stringList(parsed, 'allowed-host')],
       allowedOrigins: stringList(parsed, 'allowed-origin'),
-      ...(authenticator === undefined ? {} : { authenticator }),
+      ...(mcpAuthenticator === undefined ? {} : { authenticator: mcpAuthenticator }),
       ...(identity?.protectedResource === undefined ? {} : { protectedResource: identity.protectedResource }),
       serverFor: (principal) => serving.serverFor(principal),
       onFault: (error) => stderrFaultReporter(io)('http', error),
@@ -244,13 +268,29 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
       throw listenFailure(host, port, error);
     });
     io.err(
-      `rimthan: ${profileName} profile listening on ${endpoint.url}${authenticator === undefined ? ' (no bearer token)' : ''}`,
+      `rimthan: ${profileName} profile listening on ${endpoint.url}${mcpAuthenticator === undefined ? ' (no bearer token)' : ''}`,
     );
     if (authenticator !== undefined) io.err(`rimthan: callers authenticate with ${identity?.describe ?? ''}`);
     if (authenticator === undefined && profileName === ProfileName.Runs) {
       io.err('rimthan: without a bearer token every HTTP caller shares the session "anonymous"');
     }
+    const adminEndpoint =
+      admin === undefined || serving.releases === undefined
+        ? undefined
+        : await startAdminListener(
+            admin,
+            {
+              ...serving.releases,
+              participant: authenticator ?? NO_AUTHENTICATION,
+              onFault: (error) => stderrFaultReporter(io)('admin', error),
+            },
+            io,
+          ).catch(async (error: unknown) => {
+            await endpoint.close();
+            throw error;
+          });
     await io.untilStopped();
+    await adminEndpoint?.close();
     await endpoint.close();
   } finally {
     await serving.close();

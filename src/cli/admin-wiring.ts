@@ -1,0 +1,105 @@
+/**
+ * `rimthan serve --admin-port N [--admin-host H] [--admin-token-file PATH]`: the Admin API's settings, checked once at
+ * start (an admin listener without admin credentials is refused), and the listener itself, announced on stderr as
+ * `admin listening on URL`. Admin tokens also authenticate on /mcp, where they are just participants.
+ */
+import { adminAuthenticator, followerMetricsSource, startAdminServer } from '../admin/index.js';
+import type { AdminEndpoint, MetricsSource } from '../admin/index.js';
+import type { Authenticator } from '../identity/index.js';
+import type { ReleaseFollower, ReleaseStore } from '../registry/index.js';
+import { intOption, stringOption } from './args.js';
+import type { Parsed } from './args.js';
+import { CommandFailed, reasonOf, UsageError } from './errors.js';
+import type { CliIo } from './io.js';
+import { tokensFrom } from './serve-config.js';
+import type { TokenSetting } from './serve-config.js';
+
+export const ADMIN_OPTIONS = {
+  'admin-port': { type: 'string' },
+  'admin-host': { type: 'string' },
+  'admin-token-file': { type: 'string' },
+} as const;
+
+export const ADMIN_TOKENS: TokenSetting = {
+  option: '--admin-token-file',
+  env: 'RIMTHAN_ADMIN_BEARER_TOKEN',
+  what: 'an admin token',
+};
+
+export interface AdminSettings {
+  readonly host: string;
+  readonly port: number;
+  readonly tokens: readonly string[];
+}
+
+/**
+ * The admin settings, or undefined when no `--admin-port` was given (then `--admin-host` and `--admin-token-file` are
+ * refused). `what` says which serve configuration this is, for the refusal of an admin listener it cannot have.
+ */
+export function adminSettings(
+  parsed: Parsed,
+  io: CliIo,
+  topic: string,
+  context: { readonly http: boolean; readonly releases: boolean },
+): AdminSettings | undefined {
+  const port = intOption(parsed, 'admin-port', 0, 65535, topic);
+  if (port === undefined) {
+    for (const name of ['admin-host', 'admin-token-file']) {
+      if (parsed.values[name] !== undefined) throw new UsageError(`--${name} needs --admin-port`, topic);
+    }
+    return undefined;
+  }
+  if (!context.http) throw new UsageError('--admin-port applies only to --transport http', topic);
+  if (!context.releases) {
+    throw new UsageError(
+      '--admin-port needs --releases DIR or --releases postgres://… (the packaged releases are read-only)',
+      topic,
+    );
+  }
+  const tokens = tokensFrom(ADMIN_TOKENS, stringOption(parsed, 'admin-token-file'), io);
+  if (tokens === undefined) {
+    throw new CommandFailed(
+      'invalid_config',
+      'an admin listener needs admin credentials: --admin-token-file FILE or RIMTHAN_ADMIN_BEARER_TOKEN',
+    );
+  }
+  return { host: stringOption(parsed, 'admin-host') ?? '127.0.0.1', port, tokens };
+}
+
+export interface StartAdminOptions {
+  readonly store: ReleaseStore;
+  readonly follower: ReleaseFollower;
+  /** The participant authenticator of /mcp: its principals lack `rimthan:admin` and are refused with 403. */
+  readonly participant: Authenticator;
+  /** The service metrics; default: the follower's state in Prometheus text. */
+  readonly metrics?: MetricsSource;
+  readonly onFault?: (error: unknown) => void;
+}
+
+/** Starts the admin listener and prints `admin listening on URL`; a listen failure names the address. */
+export async function startAdminListener(
+  settings: AdminSettings,
+  opts: StartAdminOptions,
+  io: CliIo,
+): Promise<AdminEndpoint> {
+  let endpoint: AdminEndpoint;
+  try {
+    endpoint = await startAdminServer({
+      host: settings.host,
+      port: settings.port,
+      store: opts.store,
+      follower: opts.follower,
+      authenticator: adminAuthenticator(settings.tokens, opts.participant),
+      metrics: opts.metrics ?? followerMetricsSource(opts.follower),
+      ...(opts.onFault === undefined ? {} : { onFault: opts.onFault }),
+    });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const why = code === 'EADDRINUSE' ? 'the port is in use (choose another with --admin-port)' : reasonOf(error);
+    throw new CommandFailed('listen_failed', `cannot listen on ${settings.host}:${settings.port} (admin): ${why}`, {
+      cause: error,
+    });
+  }
+  io.err(`rimthan: admin listening on ${endpoint.url}`);
+  return endpoint;
+}

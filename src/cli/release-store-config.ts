@@ -1,0 +1,114 @@
+/**
+ * The release store `rimthan serve` and `rimthan console` open: `--releases DIR` (a folder store), `--releases
+ * postgres://…[?schema=NAME]` (the shared PostgreSQL store), or the packaged releases. `serve` follows it with a
+ * ReleaseFollower (notifications plus a poll) and reports channel changes and refused refreshes on stderr, once each.
+ */
+import type { FollowerEvents, ReleaseStore } from '../registry/index.js';
+import {
+  FolderReleaseStore,
+  packagedReleaseStore,
+  parseReleaseStoreSpec,
+  PostgresReleaseStore,
+  ReleaseFollower,
+} from '../registry/index.js';
+import { CommandFailed, reasonOf } from './errors.js';
+import { existingFolder } from './files.js';
+import type { CliIo } from './io.js';
+import { maskStoreSpec } from './run-store.js';
+
+/** How often a replica polls the channels: the folder store once a second, PostgreSQL (also notified) every 5 s. */
+export const RELEASE_POLL_MS = { folder: 1000, postgres: 5000 } as const;
+
+/** Opens the store `--releases` names (undefined: the packaged releases); failures name the setting, masked. */
+export async function openReleaseStore(spec: string | undefined, io: CliIo): Promise<ReleaseStore> {
+  if (spec === undefined) return packagedReleaseStore();
+  let location;
+  try {
+    location = parseReleaseStoreSpec(spec);
+  } catch (error) {
+    throw new CommandFailed('store_invalid', `--releases ${maskStoreSpec(spec)}: ${reasonOf(error)}`);
+  }
+  if (location.kind === 'folder') {
+    return new FolderReleaseStore(existingFolder(location.path, io.cwd, 'a release store', `--releases ${spec}`));
+  }
+  const shown = maskStoreSpec(spec);
+  const store = new PostgresReleaseStore({
+    connectionString: location.connectionString,
+    schema: location.schema,
+    location: shown,
+  });
+  try {
+    await store.open();
+  } catch (error) {
+    throw new CommandFailed('store_unavailable', `cannot open the release store ${shown}: ${reasonOf(error)}`, {
+      cause: error,
+    });
+  }
+  return store;
+}
+
+/**
+ * The stderr lines a replica writes about its releases (release names and reasons only): refused refreshes always,
+ * channel changes once the follower has started (the start itself is announced by `listening on`).
+ */
+export function stderrFollowerEvents(io: CliIo, extra: FollowerEvents = {}): FollowerEvents & { arm(): void } {
+  let armed = false;
+  return {
+    arm: () => {
+      armed = true;
+    },
+    onActive: (release) => {
+      if (armed) io.err(`rimthan: now serving active release ${release}`);
+      extra.onActive?.(release);
+    },
+    onMigrationTarget: (release) => {
+      if (armed) {
+        io.err(
+          release === undefined
+            ? 'rimthan: migration target cleared (migration requests are refused)'
+            : `rimthan: migration target ${release}`,
+        );
+      }
+      extra.onMigrationTarget?.(release);
+    },
+    onRefreshFailed: (reason) => {
+      io.err(`rimthan: release refresh refused (${reason}); still serving the last verified release`);
+      extra.onRefreshFailed?.(reason);
+    },
+    onRecovered: () => {
+      io.err('rimthan: release refresh recovered');
+      extra.onRecovered?.();
+    },
+  };
+}
+
+/** Follows `store`; a store without a verified active release is a failure naming it. Closes the store on failure. */
+export async function followReleases(
+  store: ReleaseStore,
+  events: FollowerEvents & { arm?(): void },
+): Promise<ReleaseFollower> {
+  try {
+    const follower = await ReleaseFollower.start(store, {
+      pollIntervalMs: store.kind === 'postgres' ? RELEASE_POLL_MS.postgres : RELEASE_POLL_MS.folder,
+      events,
+    });
+    events.arm?.();
+    return follower;
+  } catch (error) {
+    await store.close();
+    if ((error as { code?: unknown }).code === 'no_active_release') {
+      throw new CommandFailed(
+        'no_active_release',
+        `${reasonOf(error)}: publish and activate one (rimthan admin publish FILE, rimthan admin activate RELEASE)`,
+        { cause: error },
+      );
+    }
+    throw new CommandFailed(
+      'store_unavailable',
+      `cannot read the release store ${store.location}: ${reasonOf(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
