@@ -15,7 +15,8 @@ import type { Suite, SuiteContext, SuiteResult } from './model.js';
 const SUITES: Readonly<Record<string, { file: string; summary: string }>> = {
   guided: {
     file: './suites/guided.js',
-    summary: 'four guided tools in-process ops/s; 1 MiB prepare vs JSON.parse+SHA-256; checkpoint token size',
+    summary:
+      'four guided tools in-process ops/s; 1 MiB prepare vs JSON.parse+SHA-256; checkpoint token size; contract bytes',
   },
   runs: {
     file: './suites/runs.js',
@@ -39,7 +40,7 @@ ${Object.entries(SUITES)
 Options:
   --long      more rounds and longer windows (several minutes); use for figures worth quoting
   --no-write  do not write bench/results/latest.{json,md}
-  --parts=a,b run only these parts of the chosen suites (guided: tools, prepare, token; runs: steps, starts,
+  --parts=a,b run only these parts of the chosen suites (guided: tools, prepare, token, contracts; runs: steps, starts,
               history; postgres: steps, closed, starts, wal, workers, failover)
   --help      this text
 

@@ -4,7 +4,8 @@
  *   canonical JSON text), each interleaved with a same-run floor: what any stateless signed-JSON handler must do with
  *   the same call (serialise the arguments and the result once, one HMAC-SHA256 over the result);
  * - prepare: throughput on a ~1 MiB JSON artifact against raw `JSON.parse` + SHA-256 of the same bytes;
- * - token: checkpoint token size at the last step against the first checkpoint.
+ * - token: checkpoint token size at the last step against the first checkpoint;
+ * - contracts: schema and tools/list bytes, SDK listTools() time and a whole run's bytes, against the 1.0.0 contracts.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { JsonObject } from '../../src/core/index.js';
@@ -14,6 +15,7 @@ import { fmt, fmtNs } from '../format.js';
 import { compare, nowNs, type Comparison, type Operation } from '../harness.js';
 import type { Figure, Suite, SuiteContext } from '../model.js';
 import { evidenceTable, packagedBodies } from './guided-artifacts.js';
+import { contractsPart } from './guided-contracts.js';
 import { bigArtifactRelease, BIG_ARTIFACT_MAX_BYTES } from './guided-big-release.js';
 import { walkWorkflow } from './guided-drive.js';
 import { guidedClient, loadPackagedRelease, prepareArgs, type GuidedClient } from './guided-participant.js';
@@ -184,7 +186,7 @@ function tokenPart(client: GuidedClient): { figures: Figure[]; notes: string[] }
 
 export const suite: Suite = {
   name: 'guided',
-  description: 'four guided tools ops/s, 1 MiB prepare vs JSON.parse + SHA-256, checkpoint token size',
+  description: 'four guided tools ops/s, 1 MiB prepare vs JSON.parse + SHA-256, checkpoint token size, contract bytes',
   async run(ctx) {
     const client = guidedClient();
     const figures: Figure[] = [];
@@ -193,6 +195,7 @@ export const suite: Suite = {
       ['tools', () => toolsPart(ctx, client)],
       ['prepare', () => preparePart(ctx, client)],
       ['token', () => Promise.resolve(tokenPart(client))],
+      ['contracts', () => contractsPart(ctx)],
     ];
     for (const [name, part] of parts) {
       if (ctx.parts !== undefined && !ctx.parts.has(name)) continue;

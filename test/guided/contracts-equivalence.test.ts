@@ -72,7 +72,8 @@ const recorded = new Map<string, { args: JsonObject[]; results: JsonObject[] }>(
 describe('contract equivalence with the frozen 1.0.0 contracts', () => {
   const releases = tempReleaseStore(readFileSync(join(packageRoot(), 'releases', 'ACTIVE'), 'utf8').trim());
   before(async () => {
-    const { client, close } = await connect(workflowProfile(releases.store));
+    const connection = await connect(workflowProfile(releases.store));
+    const client = connection.client;
     try {
       const p = new Participant(async (name, args) => {
         const result = await client.callTool({ name, arguments: args });
@@ -86,7 +87,7 @@ describe('contract equivalence with the frozen 1.0.0 contracts', () => {
       await toRouteQuestion(p);
       await fromRouteToCompletion(p);
     } finally {
-      await close();
+      await connection.close();
     }
   });
   after(() => releases.cleanup());

@@ -98,8 +98,8 @@ describe('guided tool contracts', () => {
         const first = seen.get(name) ?? (def as JsonObject);
         seen.set(name, first);
         assert.equal(def, first, `${r.id} embeds the one ${name}`);
-        assert.equal((def as JsonObject)['$schema'], undefined, `${name} carries no $schema when embedded`);
-        assert.equal((def as JsonObject)['title'], undefined, `${name} carries no title when embedded`);
+        assert.equal(def['$schema'], undefined, `${name} carries no $schema when embedded`);
+        assert.equal(def['title'], undefined, `${name} carries no title when embedded`);
       }
     }
     for (const r of GUIDED_SCHEMA_RESOURCES) {
