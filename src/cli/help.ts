@@ -15,6 +15,9 @@ Commands:
                             store to PostgreSQL
   runs session-id           print the runs session id of a bearer token (read from stdin or --token-file) or
                             of an OAuth principal (--issuer I --subject S)
+  participant start|status|answer|continue|write-assets|prepare|report|submit|run
+                            the reference harness: follow a guided workflow from a repository, one protocol
+                            step per command or the whole scripted loop (.rimthan/workflow-session.json)
 
 Options:
   -h, --help                show help (also after any command)
@@ -142,6 +145,39 @@ bearer-<32 hex digits>). It reads tokens one per line from stdin or --token-file
 An OAuth caller's session is oauth-<32 hex digits>, from the token's issuer and subject (sub claim):
   rimthan runs session-id --issuer https://idp.example.org/realm --subject 248289761001`;
 
+const PARTICIPANT = `Usage:
+  rimthan participant start --workflow ID --harness NAME [--capability C]... [--validator-capability C]...
+                            [--adapter ID@VERSION] [--workflow-version V] [--set FIELD=VALUE]... [--yes]
+  rimthan participant status                  where the workflow stands and what is needed next (no tool call)
+  rimthan participant answer FIELD VALUE [--yes]
+                                              confirm one confirmed-state field and continue with it
+  rimthan participant continue                continue_workflow with the session as it is
+  rimthan participant write-assets [--no-project-local] [--context-out FILE]
+                                              deliver the step's host assets (setup: and the workspace manifest)
+  rimthan participant prepare [--orders DIR]  prepare_step_validation from the files on disk; work orders per validator
+  rimthan participant report VALIDATOR FILE   register a validator's JSON report for the prepared validation
+  rimthan participant submit [--reports DIR]  submit the complete report set (registered files, DIR/<validator>.json)
+  rimthan participant run [start options] [--answers FILE] (--validator-command CMD | --reports DIR) [--yes]
+                                              the whole loop until the workflow completes or needs a person
+
+Server (one of):
+  --server-command CMD   launch CMD and talk MCP over its stdio (words split on spaces; quotes group; no shell)
+  --url URL              Streamable HTTP endpoint; the bearer token comes from --token-file FILE or
+                         RIMTHAN_MCP_BEARER_TOKEN, never from the command line
+
+Options:
+  --workspace DIR        the repository (default: the working directory); the session is DIR/.rimthan/workflow-session.json
+  --json                 print the tool answer (status, run summary) as JSON
+  --protected-path P     a path repository policy protects (repeatable); sent as repository_policy
+  --yes                  the values were confirmed by the person who wrote the script (no prompt)
+  --answers FILE         run: a JSON object field -> value, each applied when the workflow reaches it
+  --validator-command CMD
+                         run: per validator, CMD gets its work order (JSON) on stdin and prints its report
+                         ({"outcome": "passed"|"failed", "findings": [...]}) on stdout; RIMTHAN_VALIDATOR_ID is set
+
+Exit codes: 0 done, 1 stopped (blocked, deterministic failures, failed validators, an answer or file needed) or
+failure, 2 usage error. Guide: docs/harness/participant.md.`;
+
 const TOPICS: Readonly<Record<string, string>> = {
   '': MAIN,
   serve: SERVE,
@@ -159,6 +195,16 @@ const TOPICS: Readonly<Record<string, string>> = {
   'runs restart': RUNS,
   'runs migrate-store': RUNS,
   'runs session-id': RUNS,
+  participant: PARTICIPANT,
+  'participant start': PARTICIPANT,
+  'participant status': PARTICIPANT,
+  'participant answer': PARTICIPANT,
+  'participant continue': PARTICIPANT,
+  'participant write-assets': PARTICIPANT,
+  'participant prepare': PARTICIPANT,
+  'participant report': PARTICIPANT,
+  'participant submit': PARTICIPANT,
+  'participant run': PARTICIPANT,
 };
 
 /** The help text of a topic (the main help for an unknown one). */

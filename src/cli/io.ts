@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline/promises';
 import { CommandFailed } from './errors.js';
 
 /**
@@ -17,6 +18,8 @@ export interface CliIo {
   untilStopped(): Promise<void>;
   /** All of stdin (at most `maxBytes`; more is a failure). Absent: stdin is empty. */
   readStdin?(maxBytes: number): Promise<Buffer>;
+  /** Asks the person at the keyboard (prompt on stderr) and resolves with the line typed; undefined at end of input. */
+  ask?(question: string): Promise<string | undefined>;
 }
 
 /** Reads `stream` to its end, failing once more than `maxBytes` arrived. */
@@ -53,6 +56,15 @@ export function processIo(): CliIo {
     readStdin: (maxBytes) => {
       if (process.stdin.isTTY) process.stderr.write('rimthan: reading from stdin; end with Ctrl-D\n');
       return readAll(process.stdin, maxBytes);
+    },
+    ask: async (question) => {
+      const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: process.stdin.isTTY });
+      try {
+        const closed = new Promise<undefined>((resolve) => rl.once('close', () => resolve(undefined)));
+        return await Promise.race([rl.question(question), closed]);
+      } finally {
+        rl.close();
+      }
     },
     untilStopped: () =>
       new Promise<void>((resolve) => {

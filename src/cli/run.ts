@@ -27,8 +27,17 @@ const COMMANDS: Readonly<Record<string, Loader>> = {
   'runs restart': async () => (await import('./commands/runs-operator.js')).runsRestart,
   'runs migrate-store': async () => (await import('./commands/runs-operator.js')).runsMigrateStore,
   'runs session-id': async () => (await import('./commands/runs-session.js')).runsSessionId,
+  'participant start': async () => (await import('./commands/participant.js')).participantStart,
+  'participant status': async () => (await import('./commands/participant.js')).participantStatus,
+  'participant answer': async () => (await import('./commands/participant.js')).participantAnswer,
+  'participant continue': async () => (await import('./commands/participant.js')).participantContinue,
+  'participant write-assets': async () => (await import('./commands/participant.js')).participantWriteAssets,
+  'participant prepare': async () => (await import('./commands/participant.js')).participantPrepare,
+  'participant report': async () => (await import('./commands/participant.js')).participantReport,
+  'participant submit': async () => (await import('./commands/participant.js')).participantSubmit,
+  'participant run': async () => (await import('./commands/participant-run.js')).participantRun,
 };
-const GROUPS = new Set(['registry', 'runs']);
+const GROUPS = new Set(['registry', 'runs', 'participant']);
 
 function isHelp(arg: string | undefined): boolean {
   return arg === '--help' || arg === '-h';

@@ -1,0 +1,184 @@
+/**
+ * The Rimthan workflow-engine server as the participant reaches it: the official MCP SDK client over stdio (the
+ * participant launches the server command) or Streamable HTTP (a URL and a bearer token). It checks the server is a
+ * Rimthan workflow-engine endpoint (server name, exactly the four guided tools), turns tool errors into typed
+ * outcomes and reads release resources.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isJsonObject } from '../core/index.js';
+import type { JsonObject } from '../core/index.js';
+import { GuidedToolName } from '../guided/index.js';
+import { ParticipantError, ParticipantErrorCode } from './errors.js';
+
+/** A tool error as the server sent it (`{"error": {code, message, reason?}}`). */
+export interface ToolError {
+  readonly code: string;
+  readonly message: string;
+  readonly reason?: string;
+}
+
+export type ToolOutcome =
+  { readonly ok: true; readonly value: JsonObject } | { readonly ok: false; readonly error: ToolError };
+
+/** What the participant needs of a server: the four tools and the release resources. */
+export interface GuidedServer {
+  /** Server name and version from the MCP handshake. */
+  readonly info: { readonly name: string; readonly version: string };
+  call(tool: GuidedToolName, args: JsonObject): Promise<ToolOutcome>;
+  /** The text of a resource; undefined when the server has no such resource. */
+  readResource(uri: string): Promise<string | undefined>;
+  /** The URIs the server lists (its active release's catalogue). */
+  listResources(): Promise<string[]>;
+  /** Bytes of every tool result received (the canonical JSON text), for measurements. */
+  readonly received: { bytes: number; calls: number };
+  close(): Promise<void>;
+}
+
+/** How to reach a server. */
+export type ServerTarget =
+  | {
+      readonly kind: 'stdio';
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly env?: Readonly<Record<string, string | undefined>>;
+      readonly cwd?: string;
+    }
+  | { readonly kind: 'http'; readonly url: string; readonly token?: string };
+
+const RESOURCE_NOT_FOUND = -32002;
+
+function valueOf(result: { structuredContent?: unknown; content?: unknown }): { value: JsonObject; bytes: number } {
+  const content = (Array.isArray(result.content) ? result.content : []) as { type?: string; text?: string }[];
+  const text = content.find((c) => c.type === 'text')?.text;
+  const bytes = text === undefined ? 0 : Buffer.byteLength(text, 'utf8');
+  if (isJsonObject(result.structuredContent)) return { value: result.structuredContent, bytes };
+  if (text !== undefined) {
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      if (isJsonObject(parsed)) return { value: parsed, bytes };
+    } catch {
+      // fall through: not JSON
+    }
+  }
+  throw new ParticipantError(ParticipantErrorCode.ServerMismatch, 'the server answered a tool call without JSON');
+}
+
+/**
+ * fetch, retried (twice at most) when the connection failed before any answer: a kept-alive socket the server closed
+ * as idle just as the request went out ("other side closed", ECONNRESET). Safe because the four guided tools change
+ * no server state; an HTTP answer of any status is never retried.
+ */
+async function retryingFetch(url: string | URL, init?: RequestInit): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (error) {
+      const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+      const dropped =
+        error instanceof TypeError &&
+        (cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET' || cause?.message === 'other side closed');
+      if (!dropped || attempt >= 2 || init?.signal?.aborted === true) throw error;
+    }
+  }
+}
+
+function transportFor(target: ServerTarget): Transport {
+  if (target.kind === 'stdio') {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(target.env ?? process.env)) if (v !== undefined) env[k] = v;
+    return new StdioClientTransport({
+      command: target.command,
+      args: [...target.args],
+      env,
+      stderr: 'inherit',
+      ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+    });
+  }
+  const headers: Record<string, string> = target.token === undefined ? {} : { Authorization: `Bearer ${target.token}` };
+  return new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers }, fetch: retryingFetch });
+}
+
+/** Where the target points, for messages (never the token). */
+export function describeTarget(target: ServerTarget): string {
+  return target.kind === 'stdio' ? `the server command ${target.command}` : `the server at ${target.url}`;
+}
+
+/**
+ * Connects and checks identity: an MCP server named `rimthan` listing exactly the four guided tools. Anything else is
+ * refused (`server_mismatch`), a connection failure is `server_refused` with its reason.
+ */
+export async function connectServer(target: ServerTarget): Promise<GuidedServer> {
+  const client = new Client({ name: 'rimthan-participant', version: '1.0.0' });
+  const where = describeTarget(target);
+  try {
+    await client.connect(transportFor(target));
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '').slice(0, 200) : 'unknown error';
+    throw new ParticipantError(ParticipantErrorCode.ServerRefused, `cannot connect to ${where}: ${reason}`, {
+      cause: error,
+    });
+  }
+  const version = client.getServerVersion();
+  const fail = async (why: string): Promise<never> => {
+    await client.close().catch(() => undefined);
+    throw new ParticipantError(
+      ParticipantErrorCode.ServerMismatch,
+      `${where} is not a Rimthan workflow-engine server (${why})`,
+    );
+  };
+  if (version?.name !== 'rimthan') await fail(`it calls itself ${JSON.stringify(version?.name ?? '')}`);
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name).sort();
+  const expected = Object.values(GuidedToolName).sort();
+  if (names.length !== expected.length || names.some((n, i) => n !== expected[i])) {
+    await fail('it does not list exactly the four guided tools');
+  }
+  const received = { bytes: 0, calls: 0 };
+  return {
+    info: { name: version?.name ?? '', version: version?.version ?? '' },
+    received,
+    async call(tool, args) {
+      const result = await client.callTool({ name: tool, arguments: args });
+      const { value, bytes } = valueOf(result as { structuredContent?: unknown; content?: unknown });
+      received.bytes += bytes;
+      received.calls += 1;
+      if (result.isError !== true) return { ok: true, value };
+      const error = value['error'];
+      if (!isJsonObject(error)) return { ok: false, error: { code: 'unknown', message: 'tool error' } };
+      const e = error;
+      return {
+        ok: false,
+        error: {
+          code: typeof e['code'] === 'string' ? e['code'] : 'unknown',
+          message: typeof e['message'] === 'string' ? e['message'] : '',
+          ...(typeof e['reason'] === 'string' ? { reason: e['reason'] } : {}),
+        },
+      };
+    },
+    async readResource(uri) {
+      try {
+        const result = await client.readResource({ uri });
+        const first = result.contents[0] as { text?: unknown } | undefined;
+        return typeof first?.text === 'string' ? first.text : undefined;
+      } catch (error) {
+        if ((error as { code?: unknown }).code === RESOURCE_NOT_FOUND) return undefined;
+        throw error;
+      }
+    },
+    async listResources() {
+      const uris: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listResources(cursor === undefined ? {} : { cursor });
+        uris.push(...page.resources.map((r) => r.uri));
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      return uris;
+    },
+    close: () => client.close(),
+  };
+}
