@@ -99,9 +99,35 @@ export const RESEARCH_PLAN = [
   '',
 ].join('\n');
 
+export const SPIKE_RESULTS: JsonObject = {
+  decision_question: DECISION_QUESTION,
+  environment: { description: 'Laptop, local Docker, single broker node, 1 KiB messages' },
+  experiments: [
+    {
+      experiment_id: 'E1',
+      option_id: 'kafka',
+      hypothesis: 'Kafka keeps per-account order with 12 partitions keyed by account at 2,000 msg/s',
+      setup: {
+        description: 'Single broker in Docker; Node producer keyed by account; consumer checks sequence numbers.',
+        commands: ['docker compose up -d', 'node order-check.mjs --rate 2000 --seconds 60'],
+        dependencies: [{ name: 'kafkajs', version: '2.2.4' }],
+        notes_section: 'E1',
+      },
+      measurements: [{ metric: 'out-of-order events', value: 0, unit: 'events', runs: 5 }],
+      verdict: 'confirmed',
+      verdict_rationale: 'No reordering in five runs of 120,000 events.',
+    },
+  ],
+  limitations: ['One broker; a failover was not exercised.'],
+};
+
+export const SPIKE_NOTES = '# Spike notes\n\n## E1\n\nRun `docker compose up -d`, then `node order-check.mjs`.\n';
+
 /** Artifact bodies by artifact id. */
 export const BODIES: Readonly<Record<string, string>> = {
   'research-plan': RESEARCH_PLAN,
+  'spike-results': JSON.stringify(SPIKE_RESULTS),
+  'spike-notes': SPIKE_NOTES,
   'evidence-table': JSON.stringify(EVIDENCE_TABLE),
   'desk-findings': DESK_FINDINGS,
   'decision-record': DECISION_RECORD,
