@@ -66,6 +66,8 @@ Environment:
                                           kept in $XDG_STATE_HOME/rimthan/signing-key.json (~/.local/state/rimthan)
   RIMTHAN_WORKFLOW_SIGNING_KEY_ID         active key id (default "default")
   RIMTHAN_WORKFLOW_VERIFICATION_KEYS_JSON retired key id -> secret (at most 16), still verified
+  RIMTHAN_WORKFLOW_CHECKPOINT_MAX_AGE     checkpoint lifetime, e.g. 30d (default), 12h, 90m: an older checkpoint fails
+                                          as workflow_checkpoint_error with reason checkpoint_expired
   RIMTHAN_MCP_MAX_REQUEST_BYTES           HTTP request body cap (default 4194304 workflow-engine, 1048576 runs)
   RIMTHAN_MCP_BEARER_TOKEN                bearer token (instead of --token-file)
   RIMTHAN_OAUTH_ISSUER, RIMTHAN_OAUTH_AUDIENCE, RIMTHAN_OAUTH_JWKS, RIMTHAN_OAUTH_RESOURCE

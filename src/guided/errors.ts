@@ -31,6 +31,19 @@ export const ProtocolReason = {
 } as const;
 export type ProtocolReason = (typeof ProtocolReason)[keyof typeof ProtocolReason];
 
+/**
+ * The one checkpoint failure that says why: a checkpoint older than its lifetime (RIMTHAN_WORKFLOW_CHECKPOINT_MAX_AGE)
+ * is expired, so the harness knows to start over instead of retrying. Every other checkpoint failure stays generic.
+ */
+export const CheckpointReason = {
+  Expired: 'checkpoint_expired',
+} as const;
+export type CheckpointReason = (typeof CheckpointReason)[keyof typeof CheckpointReason];
+
+/** The message of an expired checkpoint (no age, no time: the caller only needs to know it must start again). */
+export const CHECKPOINT_EXPIRED_MESSAGE =
+  'the workflow checkpoint is older than the server accepts; start the workflow again';
+
 /** The one message every checkpoint failure carries: it never says which check failed or echoes input. */
 export const CHECKPOINT_ERROR_MESSAGE = 'the workflow checkpoint or validation bundle could not be verified';
 
@@ -41,13 +54,16 @@ export const CHECKPOINT_ERROR_MESSAGE = 'the workflow checkpoint or validation b
 export class GuidedError extends RimthanError {
   override readonly name = 'GuidedError';
   declare readonly code: GuidedErrorCode;
-  readonly reason: ProtocolReason | undefined;
+  readonly reason: ProtocolReason | CheckpointReason | undefined;
   readonly issues: readonly { keyword: string; schemaPath: string }[];
 
   constructor(
     code: GuidedErrorCode,
     message: string,
-    details: { reason?: ProtocolReason; issues?: readonly { keyword: string; schemaPath: string }[] } = {},
+    details: {
+      reason?: ProtocolReason | CheckpointReason;
+      issues?: readonly { keyword: string; schemaPath: string }[];
+    } = {},
   ) {
     super(code, message);
     this.reason = details.reason;
@@ -58,6 +74,13 @@ export class GuidedError extends RimthanError {
 /** The generic fail-closed checkpoint error (one message whatever went wrong). */
 export function checkpointError(): GuidedError {
   return new GuidedError(GuidedErrorCode.CheckpointError, CHECKPOINT_ERROR_MESSAGE);
+}
+
+/** A checkpoint older than its lifetime: workflow_checkpoint_error with the reason `checkpoint_expired`. */
+export function checkpointExpired(): GuidedError {
+  return new GuidedError(GuidedErrorCode.CheckpointError, CHECKPOINT_EXPIRED_MESSAGE, {
+    reason: CheckpointReason.Expired,
+  });
 }
 
 /** A protocol error with its closed reason word. */

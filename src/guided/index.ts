@@ -5,12 +5,20 @@
 export { createGuidedEngine } from './engine/engine.js';
 export type { GuidedEngine } from './engine/engine.js';
 export type { GuidedEngineDeps } from './engine/deps.js';
+export { DEFAULT_CHECKPOINT_MAX_AGE_MS } from './engine/deps.js';
 export { createReleaseScope, refKey } from './scope.js';
 export type { ReleaseScope, WorkflowIndex } from './scope.js';
 export { checkpointRelease } from './checkpoint/route.js';
 export { GUIDED_TOOL_CONTRACTS, GUIDED_SCHEMA_RESOURCES, GuidedToolName, CONTRACT_VERSION } from './contracts/index.js';
 export type { GuidedToolContract, GuidedSchemaResource } from './contracts/index.js';
-export { GuidedError, GuidedErrorCode, ProtocolReason, CHECKPOINT_ERROR_MESSAGE } from './errors.js';
+export {
+  CHECKPOINT_ERROR_MESSAGE,
+  CHECKPOINT_EXPIRED_MESSAGE,
+  CheckpointReason,
+  GuidedError,
+  GuidedErrorCode,
+  ProtocolReason,
+} from './errors.js';
 export { ProgressStatus, PrepareStatus, SubmitStatus, BlockerCode, FailureCode, FailureReason } from './codes.js';
 export { renderHostAsset } from './host/render.js';
 export { HOST_CAPABILITY_BITS, VALIDATOR_CAPABILITY_BITS } from './checkpoint/codec.js';

@@ -14,6 +14,7 @@ import { CACHE_CONTROL, inspectMessages, jsonErrorBody, RequestGuard, sendJsonEr
 import { NO_AUTHENTICATION, staticTokenAuthenticator } from '../identity/index.js';
 import type { Authenticator, Principal, ProtectedResourceMetadata } from '../identity/index.js';
 import { RpcCode } from './wire.js';
+import { continueOnDemand, declaredTooLarge, isClientDisconnect, lingerOnClose, readBody } from './http-body.js';
 
 /** How long a client may take; every value is in milliseconds. */
 export interface HttpTimeouts {
@@ -70,45 +71,6 @@ export interface HttpEndpoint {
 }
 
 export const DEFAULT_ALLOWED_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
-
-type Body =
-  { readonly kind: 'complete'; readonly bytes: Buffer } | { readonly kind: 'too_large' } | { readonly kind: 'gone' };
-
-/**
- * Collects the body, stopping at the first byte over `maxBytes` (a declared Content-Length over the cap stops it
- * before any byte is read). The rest of an oversized body is drained unread, so the client receives the 413 instead
- * of a reset; the request timeout bounds how long that may go on.
- */
-function readBody(req: IncomingMessage, maxBytes: number): Promise<Body> {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > maxBytes) {
-    req.resume();
-    return Promise.resolve({ kind: 'too_large' });
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const settle = (outcome: Body | Error): void => {
-      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-      if (outcome instanceof Error) reject(outcome);
-      else resolve(outcome);
-    };
-    const onData = (chunk: Buffer): void => {
-      total += chunk.byteLength;
-      if (total <= maxBytes) {
-        chunks.push(chunk);
-        return;
-      }
-      chunks.length = 0;
-      settle({ kind: 'too_large' });
-      req.resume();
-    };
-    const onEnd = (): void => settle({ kind: 'complete', bytes: Buffer.concat(chunks, total) });
-    const onError = (error: Error): void => settle(error);
-    const onClose = (): void => settle({ kind: 'gone' });
-    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
-  });
-}
 
 function webRequest(req: IncomingMessage, url: URL): Request {
   const headers = new Headers();
@@ -179,6 +141,13 @@ export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMe
     allowedOrigins: opts.allowedOrigins ?? [],
   });
 
+  /** The 413, delivered: the socket lingers (stop reading, answer, close after the answer left). */
+  function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
+    lingerOnClose(req);
+    const message = `request body exceeds ${opts.maxRequestBytes} bytes`;
+    sendJsonError(res, 413, RpcCode.InvalidRequest, message, { Connection: 'close' });
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('Cache-Control', CACHE_CONTROL);
     if (!guard.hostAllowed(req)) return sendJsonError(res, 403, RpcCode.InvalidRequest, 'host not allowed');
@@ -188,18 +157,16 @@ export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMe
       return sendProtectedResourceMetadata(req, res, metadata);
     }
     if (url?.pathname !== path) return sendJsonError(res, 404, RpcCode.InvalidRequest, 'not found');
+    if (declaredTooLarge(req, opts.maxRequestBytes)) return refuseTooLarge(req, res);
     const auth = await authenticator.authenticate(req.headers.authorization);
     if (!auth.ok) return RequestGuard.refuse(res, auth, challenge);
     const principal = auth.principal;
     if (req.method !== 'POST') {
       return sendJsonError(res, 405, RpcCode.InvalidRequest, 'method not allowed', { Allow: 'POST' });
     }
-    const body = await readBody(req, opts.maxRequestBytes);
+    const body = await readBody(req, res, opts.maxRequestBytes);
     if (body.kind === 'gone') return;
-    if (body.kind === 'too_large') {
-      const message = `request body exceeds ${opts.maxRequestBytes} bytes`;
-      return sendJsonError(res, 413, RpcCode.InvalidRequest, message, { Connection: 'close' });
-    }
+    if (body.kind === 'too_large') return refuseTooLarge(req, res);
     const parsed = parseStrictJsonBytes(body.bytes, { maxBytes: opts.maxRequestBytes });
     if (!parsed.ok)
       return sendJsonError(res, 400, RpcCode.ParseError, 'parse error: the body is not one strict JSON value');
@@ -220,6 +187,11 @@ export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMe
 
   return (req, res) => {
     handle(req, res).catch((error: unknown) => {
+      // A client that hung up mid-exchange is not a fault of ours; there is nobody to answer.
+      if (isClientDisconnect(error) || res.socket?.destroyed === true) {
+        res.destroy();
+        return;
+      }
       opts.onFault?.(error);
       sendJsonError(res, 500, RpcCode.InternalError, 'internal error');
     });
@@ -263,6 +235,7 @@ export function hardenHttpServer(server: HttpServer, timeouts: HttpTimeouts = {}
 /** Starts listening; resolves once the port is bound. */
 export async function startHttpTransport(opts: HttpTransportOptions): Promise<HttpEndpoint> {
   const t = { ...HTTP_TIMEOUT_DEFAULTS, ...opts.timeouts };
+  const listener = mcpRequestListener(opts);
   const server = createServer(
     {
       // A missing Host is refused by our guard (with our headers), not by Node's bare 400.
@@ -272,8 +245,10 @@ export async function startHttpTransport(opts: HttpTransportOptions): Promise<Ht
       keepAliveTimeout: t.keepAliveMs,
       connectionsCheckingInterval: t.checkIntervalMs,
     },
-    mcpRequestListener(opts),
+    listener,
   );
+  // Expect: 100-continue is answered by readBody, after the checks, never for an over-cap body.
+  server.on('checkContinue', continueOnDemand(listener));
   hardenHttpServer(server, t);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

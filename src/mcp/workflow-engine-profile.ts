@@ -50,6 +50,8 @@ export interface WorkflowEngineProfileOptions {
   readonly releases: ReleaseProvider;
   readonly signer: TokenSigner;
   readonly clock?: Clock;
+  /** Checkpoint lifetime (RIMTHAN_WORKFLOW_CHECKPOINT_MAX_AGE); default 30 days. */
+  readonly checkpointMaxAgeMs?: number;
   /** The bootstrap paragraph; default: read from docs/operations/workflow-engine-bootstrap.md. */
   readonly bootstrap?: string;
   readonly maxArgumentBytes?: number;
@@ -89,7 +91,11 @@ export function createWorkflowEngineProfile(opts: WorkflowEngineProfileOptions):
       'the workflow-engine profile must declare exactly the four guided tools',
     );
   }
-  const engine = createGuidedEngine({ signer: opts.signer, clock: opts.clock ?? systemClock });
+  const engine = createGuidedEngine({
+    signer: opts.signer,
+    clock: opts.clock ?? systemClock,
+    ...(opts.checkpointMaxAgeMs === undefined ? {} : { checkpointMaxAgeMs: opts.checkpointMaxAgeMs }),
+  });
   const scopes = new ReleaseScopes<ReleaseScope>(opts.releases, createReleaseScope);
   const bootstrap = opts.bootstrap ?? loadBootstrapParagraph();
 

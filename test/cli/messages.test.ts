@@ -254,6 +254,11 @@ describe('docs/cli.md: every message, with its exit code, from the real executab
       args: ['serve'],
       env: { RIMTHAN_MCP_MAX_REQUEST_BYTES: '5' },
     },
+    {
+      row: 'RIMTHAN_WORKFLOW_CHECKPOINT_MAX_AGE must be a duration from 1m to 3650d, such as 30d, 12h or 90m',
+      args: ['serve'],
+      env: { RIMTHAN_WORKFLOW_CHECKPOINT_MAX_AGE: '30 days' },
+    },
     { row: 'stdin holds more than <n> bytes', args: ['runs', 'session-id'], input: 'x'.repeat(4_300_000) },
     {
       row: '<file> does not hold a session id (1 to 256 printable characters); fix it, or pass --session',

@@ -29,6 +29,7 @@ import { DEFAULT_RUN_STORE, resolveStoreSpec } from '../run-store.js';
 import { openRunsStack, type RunsStackOptions } from '../runs-wiring.js';
 import { keepSession, sessionFileFor } from '../stdio-session.js';
 import { requestCap, stderrFaultReporter } from '../serve-config.js';
+import { checkpointMaxAgeMs } from '../checkpoint-config.js';
 import {
   IDENTITY_OPTION_NAMES,
   IDENTITY_OPTIONS,
@@ -73,6 +74,7 @@ function refuseOptions(parsed: Parsed, names: readonly string[], why: string): v
 }
 
 async function workflowEngine(parsed: Parsed, io: CliIo, maxBytes: number): Promise<Serving> {
+  const maxAgeMs = checkpointMaxAgeMs(io.env);
   const signing = loadSigningSetup(io.env);
   if (signing.source === 'environment') {
     io.err(`rimthan: signing checkpoints with key "${signing.ring.activeKeyId}" from RIMTHAN_WORKFLOW_SIGNING_SECRET`);
@@ -85,6 +87,7 @@ async function workflowEngine(parsed: Parsed, io: CliIo, maxBytes: number): Prom
   const profile = createWorkflowEngineProfile({
     releases: followerReleaseProvider(follower),
     signer: new TokenSigner(signing.ring),
+    checkpointMaxAgeMs: maxAgeMs,
     maxArgumentBytes: maxBytes,
     onFault: stderrFaultReporter(io),
   });

@@ -1,12 +1,13 @@
 /**
  * Checkpoint verification, fail closed: signature (key ring, constant time) → strict decoding of the compact body →
- * the envelope equals the signed state → the body agrees with the pinned release (identity, manifest digest, workflow, step,
- * pinned host adapter, receipt keys). Any failure is the one generic workflow_checkpoint_error.
+ * age (issued_at against the lifetime: an expired checkpoint fails before anything else is looked at, with its own
+ * reason) → the envelope equals the signed state → the body agrees with the pinned release (identity, manifest digest,
+ * workflow, step, pinned host adapter, receipt keys). Any other failure is the one generic workflow_checkpoint_error.
  */
 import { isJsonObject, sha256Hex } from '../../core/index.js';
 import type { TokenSigner } from '../../core/index.js';
 import type { StepDefinition } from '../../registry/model.js';
-import { checkpointError } from '../errors.js';
+import { checkpointError, checkpointExpired } from '../errors.js';
 import type { ReleaseScope, WorkflowIndex } from '../scope.js';
 import { decodeCheckpointBody } from './codec.js';
 import { sameAsClean } from './same-json.js';
@@ -37,17 +38,35 @@ function agreesWithScope(state: CheckpointState, scope: ReleaseScope): WorkflowI
   return Number.isNaN(Date.parse(state.issued_at)) ? undefined : index;
 }
 
+/** How old a checkpoint may be, judged at `now`. */
+export interface CheckpointLifetime {
+  readonly now: Date;
+  readonly maxAgeMs: number;
+}
+
 /**
  * Verifies a checkpoint envelope against the signer's key ring and the pinned release scope. Throws
- * GuidedError('workflow_checkpoint_error') with one generic message on any disagreement.
+ * GuidedError('workflow_checkpoint_error') with one generic message on any disagreement, and with the reason
+ * `checkpoint_expired` for a genuine checkpoint issued longer than `lifetime.maxAgeMs` ago. The age is read from the
+ * signed body only, so a forged issue time is a signature failure, never a different answer.
  */
-export function verifyCheckpoint(signer: TokenSigner, scope: ReleaseScope, envelope: unknown): VerifiedCheckpoint {
+export function verifyCheckpoint(
+  signer: TokenSigner,
+  scope: ReleaseScope,
+  envelope: unknown,
+  lifetime?: CheckpointLifetime,
+): VerifiedCheckpoint {
   if (!isJsonObject(envelope)) throw checkpointError();
   const token = envelope['token'];
   if (typeof token !== 'string') throw checkpointError();
   const verified = signer.verify('checkpoint', token);
   const state = verified.ok ? decodeCheckpointBody(verified.body) : undefined;
   if (!verified.ok || state === undefined) throw checkpointError();
+  if (lifetime !== undefined) {
+    const issued = Date.parse(state.issued_at);
+    if (Number.isNaN(issued)) throw checkpointError();
+    if (lifetime.now.getTime() - issued > lifetime.maxAgeMs) throw checkpointExpired();
+  }
   // The envelope must be exactly the signed state, its key id and the token: nothing more, nothing different.
   // The expected envelope comes from the strictly parsed, signed body, so it always canonicalises.
   if (!sameAsClean(envelope, expectedEnvelope(state, verified.keyId, token))) throw checkpointError();

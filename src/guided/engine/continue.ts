@@ -20,7 +20,7 @@ import {
   requireValidState,
 } from './confirmed-state.js';
 import type { Projection } from './confirmed-state.js';
-import { blockersJson } from './deps.js';
+import { blockersJson, checkpointLifetime } from './deps.js';
 import type { GuidedEngineDeps } from './deps.js';
 import { migrateWorkflow } from './migrate.js';
 import { isSatisfied } from './receipts.js';
@@ -55,7 +55,7 @@ export function continueWorkflow(
   args: JsonObject,
   migrationTarget: ReleaseScope | undefined,
 ): JsonObject {
-  const current = verifyCheckpoint(deps.signer, scope, args['checkpoint']);
+  const current = verifyCheckpoint(deps.signer, scope, args['checkpoint'], checkpointLifetime(deps));
   const prior = projectionOf(args['confirmed_state']);
   const priorDigest = requirePriorState(prior, current.state.confirmed_state_sha256);
   if (args['migration'] !== undefined) return migrateWorkflow(deps, current, args, migrationTarget);

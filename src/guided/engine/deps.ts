@@ -7,6 +7,16 @@ import type { Blocker, Failure } from '../outcomes.js';
 export interface GuidedEngineDeps {
   readonly signer: TokenSigner;
   readonly clock: Clock;
+  /** A checkpoint issued longer ago than this is expired; default {@link DEFAULT_CHECKPOINT_MAX_AGE_MS}. */
+  readonly checkpointMaxAgeMs?: number;
+}
+
+/** The default checkpoint lifetime: 30 days. */
+export const DEFAULT_CHECKPOINT_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** What verifyCheckpoint needs to judge a checkpoint's age. */
+export function checkpointLifetime(deps: GuidedEngineDeps): { readonly now: Date; readonly maxAgeMs: number } {
+  return { now: deps.clock.now(), maxAgeMs: deps.checkpointMaxAgeMs ?? DEFAULT_CHECKPOINT_MAX_AGE_MS };
 }
 
 /** A blocker or failure as a JSON object (absent optional fields omitted). */

@@ -29,7 +29,11 @@ export interface GuidedEngine {
  * (workflow_checkpoint_error / workflow_protocol_error) with a message that never contains participant data.
  */
 export function createGuidedEngine(deps: GuidedEngineDeps): GuidedEngine {
-  const d: GuidedEngineDeps = { signer: deps.signer, clock: deps.clock };
+  const d: GuidedEngineDeps = {
+    signer: deps.signer,
+    clock: deps.clock,
+    ...(deps.checkpointMaxAgeMs === undefined ? {} : { checkpointMaxAgeMs: deps.checkpointMaxAgeMs }),
+  };
   return Object.freeze({
     startWorkflow: (scope: ReleaseScope, args: JsonObject) => startWorkflow(d, scope, args),
     continueWorkflow: (scope: ReleaseScope, args: JsonObject, migrationTarget?: ReleaseScope) =>

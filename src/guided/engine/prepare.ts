@@ -24,7 +24,7 @@ import { resourceUri } from '../uris.js';
 import { checkArtifacts } from './artifacts.js';
 import type { SubmittedArtifact } from './artifacts.js';
 import { projectionOf, requirePriorState } from './confirmed-state.js';
-import { nowIso, outcomeJson } from './deps.js';
+import { nowIso, outcomeJson, checkpointLifetime } from './deps.js';
 import type { GuidedEngineDeps } from './deps.js';
 import { checkOutputAttestation } from './output-attestation.js';
 import type { OutputAttestation } from './output-attestation.js';
@@ -45,7 +45,7 @@ function stepValidators(scope: ReleaseScope, step: StepDefinition): { v: Validat
 
 /** rimthan.prepare_step_validation: every deterministic failure, or a signed bundle and the validators to run. */
 export function prepareStepValidation(deps: GuidedEngineDeps, scope: ReleaseScope, args: JsonObject): JsonObject {
-  const current = verifyCheckpoint(deps.signer, scope, args['checkpoint']);
+  const current = verifyCheckpoint(deps.signer, scope, args['checkpoint'], checkpointLifetime(deps));
   requirePriorState(projectionOf(args['confirmed_state']), current.state.confirmed_state_sha256);
   const { step, index } = current;
   const binding = current.state.host;

@@ -9,6 +9,7 @@ import type { JsonObject } from '../../core/index.js';
 import { verifyBundle } from '../checkpoint/bundle.js';
 import type { IssuedCheckpoint, ValidatorReceipt } from '../checkpoint/state.js';
 import { envelopeJson } from '../checkpoint/state.js';
+import { checkpointLifetime } from './deps.js';
 import { verifyCheckpoint } from '../checkpoint/verify.js';
 import { SubmitStatus } from '../codes.js';
 import { refKey } from '../scope.js';
@@ -38,7 +39,7 @@ function result(
 
 /** rimthan.submit_step_validation: `validation_failed` on the same step, or `advanced` / `input_required` / `completed`. */
 export function submitStepValidation(deps: GuidedEngineDeps, scope: ReleaseScope, args: JsonObject): JsonObject {
-  const current = verifyCheckpoint(deps.signer, scope, args['checkpoint']);
+  const current = verifyCheckpoint(deps.signer, scope, args['checkpoint'], checkpointLifetime(deps));
   const projection = projectionOf(args['confirmed_state']);
   requirePriorState(projection, current.state.confirmed_state_sha256);
   const bundle = verifyBundle(deps.signer, current, args['validation_bundle']);
