@@ -14,6 +14,8 @@ Commands:
                             upgrade a run to a newer flow version, restart one from a vertex, move a SQLite
                             store to PostgreSQL
   runs session-id           print the runs session id of a bearer token (read from stdin or --token-file)
+  admin publish|list|show|activate|rollback|migration-target
+                            manage a service's releases through its Admin API (serve --admin-port)
 
 Options:
   -h, --help                show help (also after any command)
@@ -36,7 +38,12 @@ Options:
   --allowed-origin O  extra Origin accepted over HTTP (repeatable)
   --token-file PATH   require "Authorization: Bearer <token>"; PATH holds one token per line, each
                       its own caller (runs: its own session); or set RIMTHAN_MCP_BEARER_TOKEN
-  --releases DIR      workflow-engine: a folder release store (default: the packaged releases)
+  --releases STORE    workflow-engine: a folder release store, or postgres://...[?schema=NAME] (the store
+                      replicas share; schema default rimthan_releases) (default: the packaged releases)
+  --admin-port N      start the Admin API on its own listener (0 picks a free port; http only; needs --releases)
+  --admin-host H      Admin API listen address (default 127.0.0.1)
+  --admin-token-file PATH
+                      admin tokens, one per line (or RIMTHAN_ADMIN_BEARER_TOKEN); required with --admin-port
   --store SPEC        runs: sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db; a missing
                       SQLite file is created, and a .rimthan/ folder gets a .gitignore keeping it out of Git)
   --flows MODULE      runs: a module exporting \`flows\` (an array of defineFlow results) or a default FlowCatalog
@@ -55,7 +62,24 @@ Environment:
   RIMTHAN_WORKFLOW_SIGNING_KEY_ID         active key id (default "default")
   RIMTHAN_WORKFLOW_VERIFICATION_KEYS_JSON retired key id -> secret (at most 16), still verified
   RIMTHAN_MCP_MAX_REQUEST_BYTES           HTTP request body cap (default 4194304 workflow-engine, 1048576 runs)
-  RIMTHAN_MCP_BEARER_TOKEN                bearer token (instead of --token-file)`;
+  RIMTHAN_MCP_BEARER_TOKEN                bearer token (instead of --token-file)
+  RIMTHAN_ADMIN_BEARER_TOKEN              admin token (instead of --admin-token-file)`;
+
+const ADMIN = `Usage:
+  rimthan admin publish FILE --url URL             verify and store a built release file (immutable; the same
+                                                   bytes again is a no-op)
+  rimthan admin list --url URL                     every release, with the channels naming it
+  rimthan admin show RELEASE --url URL             one release: digests, workflows, published at/by
+  rimthan admin activate RELEASE --url URL         make RELEASE the active release (new starts use it)
+  rimthan admin rollback --url URL                 the active release before the latest change
+  rimthan admin migration-target RELEASE|--clear --url URL
+                                                   the release a checkpoint may migrate to (none: refused)
+
+  --url URL   the Admin API (serve --admin-port), e.g. http://127.0.0.1:8766/admin
+  --json      print the API's JSON instead of text
+
+The token comes from RIMTHAN_ADMIN_BEARER_TOKEN. The documented release path:
+  rimthan registry build SOURCE --out FILE && rimthan admin publish FILE --url URL && rimthan admin activate RELEASE --url URL`;
 
 const CONSOLE = `Usage: rimthan console [options]
 
@@ -142,6 +166,13 @@ const TOPICS: Readonly<Record<string, string>> = {
   'runs restart': RUNS,
   'runs migrate-store': RUNS,
   'runs session-id': RUNS,
+  admin: ADMIN,
+  'admin publish': ADMIN,
+  'admin list': ADMIN,
+  'admin show': ADMIN,
+  'admin activate': ADMIN,
+  'admin rollback': ADMIN,
+  'admin migration-target': ADMIN,
 };
 
 /** The help text of a topic (the main help for an unknown one). */

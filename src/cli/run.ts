@@ -27,8 +27,14 @@ const COMMANDS: Readonly<Record<string, Loader>> = {
   'runs restart': async () => (await import('./commands/runs-operator.js')).runsRestart,
   'runs migrate-store': async () => (await import('./commands/runs-operator.js')).runsMigrateStore,
   'runs session-id': async () => (await import('./commands/runs-session.js')).runsSessionId,
+  'admin publish': async () => (await import('./commands/admin.js')).adminPublish,
+  'admin list': async () => (await import('./commands/admin.js')).adminList,
+  'admin show': async () => (await import('./commands/admin.js')).adminShow,
+  'admin activate': async () => (await import('./commands/admin.js')).adminActivate,
+  'admin rollback': async () => (await import('./commands/admin.js')).adminRollback,
+  'admin migration-target': async () => (await import('./commands/admin.js')).adminMigrationTarget,
 };
-const GROUPS = new Set(['registry', 'runs']);
+const GROUPS = new Set(['registry', 'runs', 'admin']);
 
 function isHelp(arg: string | undefined): boolean {
   return arg === '--help' || arg === '-h';
