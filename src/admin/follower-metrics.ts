@@ -16,7 +16,7 @@ export function followerMetricsSource(follower: ReleaseFollower): MetricsSource 
       const lines = [
         '# HELP rimthan_release_active_info The verified active release being served.',
         '# TYPE rimthan_release_active_info gauge',
-        `rimthan_release_active_info{release="${label(s.active.release)}"} 1`,
+        ...(s.active === null ? [] : [`rimthan_release_active_info{release="${label(s.active.release)}"} 1`]),
         '# HELP rimthan_release_migration_target_info The verified migration target (absent when none is set).',
         '# TYPE rimthan_release_migration_target_info gauge',
         ...(s.migration_target === null

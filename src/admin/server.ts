@@ -156,6 +156,15 @@ export function adminRequestListener(opts: AdminServerOptions): (req: IncomingMe
     if (path === '/admin/readyz') {
       if (method !== 'GET') methodNotAllowed('GET');
       const s = follower.state();
+      if (s.active === null) {
+        return sendJson(res, 503, {
+          status: 'not_ready',
+          reason: s.degraded ?? 'no verified active release',
+          active: null,
+          migration_target: s.migration_target,
+          last_refresh_at: s.last_refresh_at,
+        });
+      }
       return sendJson(res, 200, {
         status: s.degraded === null ? 'ready' : 'degraded',
         ...(s.degraded === null ? {} : { reason: s.degraded }),

@@ -18,6 +18,8 @@ Commands:
   participant start|status|answer|continue|write-assets|prepare|report|submit|run
                             the reference harness: follow a guided workflow from a repository, one protocol
                             step per command or the whole scripted loop (.rimthan/workflow-session.json)
+  admin publish|list|show|activate|rollback|migration-target
+                            manage a service's releases through its Admin API (serve --admin-port)
 
 Options:
   -h, --help                show help (also after any command)
@@ -48,7 +50,12 @@ Options:
   --oauth-resource URL
                       the endpoint's public URL for RFC 9728 metadata (default: the audience), served at
                       /.well-known/oauth-protected-resource and named in every 401's WWW-Authenticate
-  --releases DIR      workflow-engine: a folder release store (default: the packaged releases)
+  --releases STORE    workflow-engine: a folder release store, or postgres://...[?schema=NAME] (the store
+                      replicas share; schema default rimthan_releases) (default: the packaged releases)
+  --admin-port N      start the Admin API on its own listener (0 picks a free port; http only; needs --releases)
+  --admin-host H      Admin API listen address (default 127.0.0.1)
+  --admin-token-file PATH
+                      admin tokens, one per line (or RIMTHAN_ADMIN_BEARER_TOKEN); required with --admin-port
   --store SPEC        runs: sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db; a missing
                       SQLite file is created, and a .rimthan/ folder gets a .gitignore keeping it out of Git)
   --flows MODULE      runs: a module exporting \`flows\` (an array of defineFlow results) or a default FlowCatalog
@@ -72,9 +79,26 @@ Environment:
   RIMTHAN_MCP_BEARER_TOKEN                bearer token (instead of --token-file)
   RIMTHAN_OAUTH_ISSUER, RIMTHAN_OAUTH_AUDIENCE, RIMTHAN_OAUTH_JWKS, RIMTHAN_OAUTH_RESOURCE
                                           the --oauth-* settings (an option wins over its variable)
+  RIMTHAN_ADMIN_BEARER_TOKEN              admin token (instead of --admin-token-file)
 
 Beyond loopback (--host other than 127.0.0.1/localhost/::1) serve refuses to start without participant
 authentication, and (workflow-engine) without RIMTHAN_WORKFLOW_SIGNING_SECRET from the environment.`;
+
+const ADMIN = `Usage:
+  rimthan admin publish FILE --url URL             verify and store a built release file (immutable; the same
+                                                   bytes again is a no-op)
+  rimthan admin list --url URL                     every release, with the channels naming it
+  rimthan admin show RELEASE --url URL             one release: digests, workflows, published at/by
+  rimthan admin activate RELEASE --url URL         make RELEASE the active release (new starts use it)
+  rimthan admin rollback --url URL                 the active release before the latest change
+  rimthan admin migration-target RELEASE|--clear --url URL
+                                                   the release a checkpoint may migrate to (none: refused)
+
+  --url URL   the Admin API (serve --admin-port), e.g. http://127.0.0.1:8766/admin
+  --json      print the API's JSON instead of text
+
+The token comes from RIMTHAN_ADMIN_BEARER_TOKEN. The documented release path:
+  rimthan registry build SOURCE --out FILE && rimthan admin publish FILE --url URL && rimthan admin activate RELEASE --url URL`;
 
 const CONSOLE = `Usage: rimthan console [options]
 
@@ -207,6 +231,13 @@ const TOPICS: Readonly<Record<string, string>> = {
   'participant report': PARTICIPANT,
   'participant submit': PARTICIPANT,
   'participant run': PARTICIPANT,
+  admin: ADMIN,
+  'admin publish': ADMIN,
+  'admin list': ADMIN,
+  'admin show': ADMIN,
+  'admin activate': ADMIN,
+  'admin rollback': ADMIN,
+  'admin migration-target': ADMIN,
 };
 
 /** The help text of a topic (the main help for an unknown one). */

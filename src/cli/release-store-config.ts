@@ -72,7 +72,11 @@ export function stderrFollowerEvents(io: CliIo, extra: FollowerEvents = {}): Fol
       extra.onMigrationTarget?.(release);
     },
     onRefreshFailed: (reason) => {
-      io.err(`rimthan: release refresh refused (${reason}); still serving the last verified release`);
+      io.err(
+        armed
+          ? `rimthan: release refresh refused (${reason}); still serving the last verified release`
+          : `rimthan: release store not fully usable at start (${reason})`,
+      );
       extra.onRefreshFailed?.(reason);
     },
     onRecovered: () => {
@@ -82,15 +86,20 @@ export function stderrFollowerEvents(io: CliIo, extra: FollowerEvents = {}): Fol
   };
 }
 
-/** Follows `store`; a store without a verified active release is a failure naming it. Closes the store on failure. */
+/**
+ * Follows `store`; a store without a verified active release is a failure naming it, unless `allowEmpty` (a service
+ * with an Admin API starts empty and becomes ready once a release is activated). Closes the store on failure.
+ */
 export async function followReleases(
   store: ReleaseStore,
   events: FollowerEvents & { arm?(): void },
+  opts: { readonly allowEmpty?: boolean } = {},
 ): Promise<ReleaseFollower> {
   try {
     const follower = await ReleaseFollower.start(store, {
       pollIntervalMs: store.kind === 'postgres' ? RELEASE_POLL_MS.postgres : RELEASE_POLL_MS.folder,
       events,
+      allowEmpty: opts.allowEmpty === true,
     });
     events.arm?.();
     return follower;

@@ -36,8 +36,14 @@ const COMMANDS: Readonly<Record<string, Loader>> = {
   'participant report': async () => (await import('./commands/participant.js')).participantReport,
   'participant submit': async () => (await import('./commands/participant.js')).participantSubmit,
   'participant run': async () => (await import('./commands/participant-run.js')).participantRun,
+  'admin publish': async () => (await import('./commands/admin.js')).adminPublish,
+  'admin list': async () => (await import('./commands/admin.js')).adminList,
+  'admin show': async () => (await import('./commands/admin.js')).adminShow,
+  'admin activate': async () => (await import('./commands/admin.js')).adminActivate,
+  'admin rollback': async () => (await import('./commands/admin.js')).adminRollback,
+  'admin migration-target': async () => (await import('./commands/admin.js')).adminMigrationTarget,
 };
-const GROUPS = new Set(['registry', 'runs', 'participant']);
+const GROUPS = new Set(['registry', 'runs', 'participant', 'admin']);
 
 function isHelp(arg: string | undefined): boolean {
   return arg === '--help' || arg === '-h';

@@ -73,7 +73,12 @@ function refuseOptions(parsed: Parsed, names: readonly string[], why: string): v
   }
 }
 
-async function workflowEngine(parsed: Parsed, io: CliIo, maxBytes: number): Promise<Serving> {
+async function workflowEngine(
+  parsed: Parsed,
+  io: CliIo,
+  maxBytes: number,
+  admin: AdminSettings | undefined,
+): Promise<Serving> {
   const maxAgeMs = checkpointMaxAgeMs(io.env);
   const signing = loadSigningSetup(io.env);
   if (signing.source === 'environment') {
@@ -83,7 +88,8 @@ async function workflowEngine(parsed: Parsed, io: CliIo, maxBytes: number): Prom
     io.err(`rimthan: ${verb} ${signing.path ?? ''} (set RIMTHAN_WORKFLOW_SIGNING_SECRET to manage keys yourself)`);
   }
   const store = await openReleaseStore(stringOption(parsed, 'releases'), io);
-  const follower = await followReleases(store, stderrFollowerEvents(io));
+  // With an Admin API the service may start empty: it becomes ready when a release is published and activated.
+  const follower = await followReleases(store, stderrFollowerEvents(io), { allowEmpty: admin !== undefined });
   const profile = createWorkflowEngineProfile({
     releases: followerReleaseProvider(follower),
     signer: new TokenSigner(signing.ring),
@@ -245,7 +251,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
 
   const serving =
     profileName === ProfileName.WorkflowEngine
-      ? await workflowEngine(parsed, io, maxBytes)
+      ? await workflowEngine(parsed, io, maxBytes, admin)
       : await runs(parsed, io, maxBytes, transport === 'stdio');
   try {
     if (transport === 'stdio') {

@@ -23,6 +23,11 @@ export interface FollowerEvents {
 }
 
 export interface FollowerOptions {
+  /**
+   * Start even when the store has no verified active release yet (a service whose Admin API will publish one): calls
+   * needing it fail with `no_active_release` until one is activated. Default false: start refuses.
+   */
+  readonly allowEmpty?: boolean;
   /** How often the channels are polled (default 5000 ms; also the longest pick-up time when a notification is lost). */
   readonly pollIntervalMs?: number;
   /** How long after a notification the refresh runs, so a burst of changes is read once (default 50 ms). */
@@ -40,7 +45,8 @@ interface Snapshot {
 
 /** What `readyz` and metrics show. */
 export interface FollowerState {
-  readonly active: { readonly release: string; readonly manifest_sha256: string };
+  /** Null until a verified active release exists (a store that started empty). */
+  readonly active: { readonly release: string; readonly manifest_sha256: string } | null;
   readonly migration_target: { readonly release: string; readonly manifest_sha256: string } | null;
   /** Why the last refresh was refused (the last verified snapshot is served), or null. */
   readonly degraded: string | null;
@@ -60,7 +66,7 @@ export class ReleaseFollower {
   readonly store: ReleaseStore;
   readonly #events: FollowerEvents;
   readonly #debounceMs: number;
-  #active: Snapshot;
+  #active: Snapshot | undefined;
   #target: Snapshot | undefined;
   #degraded: string | null = null;
   #lastRefreshAt: string | null = null;
@@ -73,7 +79,7 @@ export class ReleaseFollower {
   #unwatch: (() => Promise<void>) | undefined;
   #stopped = false;
 
-  private constructor(store: ReleaseStore, active: Snapshot, opts: FollowerOptions) {
+  private constructor(store: ReleaseStore, active: Snapshot | undefined, opts: FollowerOptions) {
     this.store = store;
     this.#active = active;
     this.#events = opts.events ?? {};
@@ -87,18 +93,23 @@ export class ReleaseFollower {
   static async start(store: ReleaseStore, opts: FollowerOptions = {}): Promise<ReleaseFollower> {
     const channels = await store.readChannels();
     const active = await loadChannel(store, channels[ReleaseChannel.Active], undefined);
+    const problems: string[] = [];
     if (!active.ok || active.snapshot === undefined) {
-      const why = active.ok ? 'the active channel names no release' : active.reason;
-      throw new RimthanError('no_active_release', `no verified active release in ${store.location} (${why})`);
+      const why = active.ok ? 'active_missing' : active.reason;
+      if (opts.allowEmpty !== true) {
+        throw new RimthanError('no_active_release', `no verified active release in ${store.location} (${why})`);
+      }
+      problems.push(`active: ${why}`);
     }
-    const follower = new ReleaseFollower(store, active.snapshot, opts);
-    follower.#events.onActive?.(active.snapshot.release.release);
+    const first = active.ok ? active.snapshot : undefined;
+    const follower = new ReleaseFollower(store, first, opts);
+    if (first !== undefined) follower.#events.onActive?.(first.release.release);
     const target = await loadChannel(store, channels[ReleaseChannel.MigrationTarget], undefined);
     if (target.ok) {
       follower.#target = target.snapshot;
       if (target.snapshot !== undefined) follower.#events.onMigrationTarget?.(target.snapshot.release.release);
-    }
-    follower.#settle(target.ok ? [] : [`migration-target: ${target.reason}`]);
+    } else problems.push(`migration-target: ${target.reason}`);
+    follower.#settle(problems);
     const interval = opts.pollIntervalMs ?? FOLLOWER_DEFAULTS.pollIntervalMs;
     if (interval > 0) {
       follower.#poll = setInterval(() => void follower.refresh(), interval);
@@ -108,8 +119,11 @@ export class ReleaseFollower {
     return follower;
   }
 
-  /** The last verified active release. */
+  /** The last verified active release; throws `no_active_release` while the store has never had one. */
   active(): Release {
+    if (this.#active === undefined) {
+      throw new RimthanError('no_active_release', 'the release store has no verified active release yet');
+    }
     return this.#active.release;
   }
 
@@ -120,7 +134,7 @@ export class ReleaseFollower {
 
   /** A release by name (the active one, the target, or loaded and verified from the store), or undefined. */
   async pinned(name: string): Promise<Release | undefined> {
-    if (name === this.#active.release.release) return this.#active.release;
+    if (this.#active !== undefined && name === this.#active.release.release) return this.#active.release;
     if (this.#target !== undefined && name === this.#target.release.release) return this.#target.release;
     const loaded = await this.store.loadRelease(name);
     return loaded.ok ? loaded.release : undefined;
@@ -128,7 +142,7 @@ export class ReleaseFollower {
 
   state(): FollowerState {
     return {
-      active: summaryOf(this.#active),
+      active: this.#active === undefined ? null : summaryOf(this.#active),
       migration_target: this.#target === undefined ? null : summaryOf(this.#target),
       degraded: this.#degraded,
       last_refresh_at: this.#lastRefreshAt,
