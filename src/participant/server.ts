@@ -67,38 +67,49 @@ function valueOf(result: { structuredContent?: unknown; content?: unknown }): { 
 }
 
 /**
- * fetch, retried (twice at most) when the connection failed before any answer: a kept-alive socket the server closed
- * as idle just as the request went out ("other side closed", ECONNRESET). Safe because the four guided tools change
- * no server state; an HTTP answer of any status is never retried.
+ * fetch, retried (three times at most, after a short pause) when it failed before any answer came: a network failure
+ * such as a kept-alive socket the server closed as idle just as the request went out ("other side closed",
+ * ECONNRESET), common when the client's event loop was busy. Safe because the four guided tools change no server
+ * state; an HTTP answer of any status is never retried.
  */
 async function retryingFetch(url: string | URL, init?: RequestInit): Promise<Response> {
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     try {
       return await fetch(url, init);
     } catch (error) {
-      const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-      const dropped =
-        error instanceof TypeError &&
-        (cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET' || cause?.message === 'other side closed');
-      if (!dropped || attempt >= 2 || init?.signal?.aborted === true) throw error;
+      if (!(error instanceof TypeError) || attempt > 3 || init?.signal?.aborted === true) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
     }
   }
 }
 
-function transportFor(target: ServerTarget): Transport {
+/** A transport and, for stdio, the tail of the server's stderr (its last words when it fails to start). */
+function transportFor(target: ServerTarget): { transport: Transport; stderrTail: () => string } {
   if (target.kind === 'stdio') {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(target.env ?? process.env)) if (v !== undefined) env[k] = v;
-    return new StdioClientTransport({
+    const transport = new StdioClientTransport({
       command: target.command,
       args: [...target.args],
       env,
-      stderr: 'inherit',
+      stderr: 'pipe',
       ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
     });
+    let tail = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      tail = (tail + chunk.toString('utf8')).slice(-2048);
+    });
+    const lastLine = (): string => tail.trim().split('\n').pop() ?? '';
+    return { transport, stderrTail: lastLine };
   }
   const headers: Record<string, string> = target.token === undefined ? {} : { Authorization: `Bearer ${target.token}` };
-  return new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers }, fetch: retryingFetch });
+  return {
+    transport: new StreamableHTTPClientTransport(new URL(target.url), {
+      requestInit: { headers },
+      fetch: retryingFetch,
+    }),
+    stderrTail: () => '',
+  };
 }
 
 /** Where the target points, for messages (never the token). */
@@ -113,11 +124,16 @@ export function describeTarget(target: ServerTarget): string {
 export async function connectServer(target: ServerTarget): Promise<GuidedServer> {
   const client = new Client({ name: 'rimthan-participant', version: '1.0.0' });
   const where = describeTarget(target);
+  const { transport, stderrTail } = transportFor(target);
   try {
-    await client.connect(transportFor(target));
+    await client.connect(transport);
   } catch (error) {
     await client.close().catch(() => undefined);
-    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '').slice(0, 200) : 'unknown error';
+    const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+    const reason =
+      (error instanceof Error ? (error.message.split('\n')[0] ?? '').slice(0, 200) : 'unknown error') +
+      (typeof cause === 'string' ? ` (${cause})` : '') +
+      (stderrTail() === '' ? '' : `; the server said: ${stderrTail().slice(0, 300)}`);
     throw new ParticipantError(ParticipantErrorCode.ServerRefused, `cannot connect to ${where}: ${reason}`, {
       cause: error,
     });

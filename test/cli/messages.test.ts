@@ -14,33 +14,16 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { packageRoot } from '../../src/core/index.js';
 import { SqliteRunStore } from '../../src/runs/index.js';
+import { documentedRows } from './support.js';
+import type { DocumentedRow } from './support.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const ROOT = packageRoot();
 const SOURCE = join(ROOT, 'releases', 'src', 'research-decision');
 
-interface Row {
-  readonly exit: number;
-  readonly template: string;
-  readonly pattern: RegExp;
-}
-
-/** The rows of the "Exit codes and messages" table: exit code and message template (`<…>` = any text). */
-function documentedRows(): Row[] {
-  const doc = readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8');
-  const section = doc.split(/^## Exit codes and messages$/m)[1]?.split(/^## /m)[0] ?? '';
-  const rows: Row[] = [];
-  for (const line of section.split('\n')) {
-    const m = /^\| ([12]) +\| (`+) ?(.+?) ?\2 +\|/.exec(line);
-    if (m === null) continue;
-    const template = m[3] ?? '';
-    const source = template
-      .split(/<[^<>]+>/)
-      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*?');
-    rows.push({ exit: Number(m[1]), template, pattern: new RegExp(`^${source}$`) });
-  }
-  return rows;
+/** The rows of the "Exit codes and messages" table. */
+function rowsOfTable(): DocumentedRow[] {
+  return documentedRows(readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8'), 'Exit codes and messages');
 }
 
 interface Scenario {
@@ -295,7 +278,7 @@ describe('docs/cli.md: every message, with its exit code, from the real executab
   ];
 
   test('every documented row is produced, with its exit code, in one line without a stack', () => {
-    const rows = documentedRows();
+    const rows = rowsOfTable();
     assert.ok(rows.length >= 40, `the table has ${rows.length} rows`);
     const covered = new Set<string>();
     for (const s of scenarios()) {

@@ -19,3 +19,28 @@ export function captureIo(cwd: string, env: Record<string, string | undefined> =
     untilStopped: () => new Promise<void>(() => undefined),
   };
 }
+
+/** One row of a message table in docs/cli.md: exit code and message template (`<…>` = any text). */
+export interface DocumentedRow {
+  readonly exit: number;
+  readonly template: string;
+  readonly pattern: RegExp;
+}
+
+/** The rows of the docs/cli.md message table under `heading` (a `## ` line), up to the next `## ` heading. */
+export function documentedRows(doc: string, heading: string): DocumentedRow[] {
+  const escaped = heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const section = doc.split(new RegExp(`^## ${escaped}$`, 'm'))[1]?.split(/^## /m)[0] ?? '';
+  const rows: DocumentedRow[] = [];
+  for (const line of section.split('\n')) {
+    const m = /^\| ([12]) +\| (`+) ?(.+?) ?\2 +\|/.exec(line);
+    if (m === null) continue;
+    const template = m[3] ?? '';
+    const source = template
+      .split(/<[^<>]+>/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*?');
+    rows.push({ exit: Number(m[1]), template, pattern: new RegExp(`^${source}$`) });
+  }
+  return rows;
+}
