@@ -59,6 +59,8 @@ export interface HttpTransportOptions {
   readonly timeouts?: HttpTimeouts;
   /** A server for one request, bound to the caller (the runs profile scopes runs to the principal). */
   readonly serverFor: (principal: Principal) => Server | Promise<Server>;
+  /** Told the status of every response (metrics); never the request, its path or the caller. */
+  readonly onResponse?: (status: number) => void;
   /** Told about unexpected faults; the client only sees a generic JSON error. */
   readonly onFault?: (error: unknown) => void;
 }
@@ -185,7 +187,9 @@ export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMe
     }
   }
 
+  const onResponse = opts.onResponse;
   return (req, res) => {
+    if (onResponse !== undefined) res.once('finish', () => onResponse(res.statusCode));
     handle(req, res).catch((error: unknown) => {
       // A client that hung up mid-exchange is not a fault of ours; there is nobody to answer.
       if (isClientDisconnect(error) || res.socket?.destroyed === true) {

@@ -15,7 +15,7 @@ export type { StoreProviderOptions } from './release-provider.js';
 export { compileToolContracts } from './tool-contract.js';
 export type { ToolContract, ToolAnnotations, CompiledToolContract } from './tool-contract.js';
 export { runToolCall, INVALID_ARGUMENTS } from './tool-call.js';
-export type { ToolOutcome, ToolFailure, ToolHandler, FaultReporter } from './tool-call.js';
+export type { ToolOutcome, ToolFailure, ToolHandler, FaultReporter, ToolCallObserver } from './tool-call.js';
 export { BOOTSTRAP_URI, parseRegistryUri, registryUri, resourceTemplates } from './resource-uris.js';
 export type { RegistryPath, RegistryUri } from './resource-uris.js';
 export { START_WORKFLOW_PROMPT } from './workflow-resources.js';

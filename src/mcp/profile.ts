@@ -11,7 +11,7 @@ import type {
   ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CompiledToolContract, ToolContract } from './tool-contract.js';
-import type { FaultReporter, ToolHandler } from './tool-call.js';
+import type { FaultReporter, ToolCallObserver, ToolHandler } from './tool-call.js';
 
 export const ProfileName = {
   WorkflowEngine: 'workflow-engine',
@@ -48,6 +48,8 @@ export interface McpProfile {
   /** Upper bound on one call's serialized arguments. */
   readonly maxArgumentBytes: number;
   readonly onFault?: FaultReporter;
+  /** Told how every tool call ended and how long it took (metrics); never sees arguments, results or the caller. */
+  readonly observeToolCall?: ToolCallObserver;
 }
 
 /** Default request cap of the workflow-engine profile (artifact bodies travel in prepare_step_validation). */

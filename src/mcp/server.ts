@@ -90,6 +90,7 @@ function registerTools(server: Server, profile: McpProfile): void {
     return runToolCall(entry.contract, params.arguments, entry.handler, {
       maxArgumentBytes: profile.maxArgumentBytes,
       ...(profile.onFault === undefined ? {} : { onFault: profile.onFault }),
+      ...(profile.observeToolCall === undefined ? {} : { observe: profile.observeToolCall }),
     });
   });
   // Server#setRequestHandler re-parses tools/call with the SDK schema before our handler runs (and answers a

@@ -29,10 +29,22 @@ export type ToolHandler = (args: JsonObject) => Promise<ToolOutcome>;
 /** Called with an unexpected fault so the host process can report it; the client only sees "internal error". */
 export type FaultReporter = (tool: string, error: unknown) => void;
 
+/**
+ * Told how each call ended: `ok`, `tool_error` (with the error's code) or `internal_error`, and how long it took.
+ * For metrics: it never sees arguments, results or the caller.
+ */
+export type ToolCallObserver = (
+  tool: string,
+  status: 'ok' | 'tool_error' | 'internal_error',
+  code: string | undefined,
+  seconds: number,
+) => void;
+
 export interface ToolCallOptions {
   /** Upper bound on the serialized size of the arguments (the HTTP body cap also applies there). */
   readonly maxArgumentBytes: number;
   readonly onFault?: FaultReporter;
+  readonly observe?: ToolCallObserver;
 }
 
 /** The code of the tool error for arguments that break the input schema. */
@@ -87,8 +99,38 @@ function argumentsTooLarge(args: unknown, maxBytes: number): boolean {
   return text === undefined || Buffer.byteLength(text, 'utf8') > maxBytes;
 }
 
+/** The error code of a tool-error result built by {@link toolErrorResult}. */
+function errorCodeOf(result: CallToolResult): string | undefined {
+  const code = (result.structuredContent?.['error'] as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string') return code;
+  const first = result.content[0];
+  if (first?.type !== 'text') return undefined;
+  return /^\{"error":\{"code":"([a-z][a-z0-9_]{0,63})"/.exec(first.text)?.[1];
+}
+
 /** Runs one call through validation, the handler and output validation; see the module comment for the error rules. */
 export async function runToolCall(
+  tool: CompiledToolContract,
+  rawArgs: unknown,
+  handler: ToolHandler,
+  options: ToolCallOptions,
+): Promise<CallToolResult> {
+  const observe = options.observe;
+  if (observe === undefined) return executeToolCall(tool, rawArgs, handler, options);
+  const started = performance.now();
+  const seconds = (): number => (performance.now() - started) / 1000;
+  try {
+    const result = await executeToolCall(tool, rawArgs, handler, options);
+    if (result.isError === true) observe(tool.name, 'tool_error', errorCodeOf(result), seconds());
+    else observe(tool.name, 'ok', undefined, seconds());
+    return result;
+  } catch (error) {
+    observe(tool.name, 'internal_error', undefined, seconds());
+    throw error;
+  }
+}
+
+async function executeToolCall(
   tool: CompiledToolContract,
   rawArgs: unknown,
   handler: ToolHandler,

@@ -1,0 +1,78 @@
+/**
+ * Structured log lines: one JSON object per event, one line each, for a log collector. Only the events an operator
+ * needs (start, release change, refresh failure, fault), and only fields from a closed list of safe ones: never a
+ * request or response body, a token, a query string, a principal or a participant value. A fault is logged by the
+ * kind of error (its class name and code), never its message or stack, which could quote participant data.
+ */
+
+/** The events a Rimthan process logs. */
+export type LogEvent = 'start' | 'release_change' | 'release_refresh_failed' | 'fault' | 'stop';
+
+/** The fields an event may carry, each a short closed word, a number or an operator-given name. */
+export interface LogFields {
+  readonly profile?: string;
+  readonly transport?: string;
+  /** A listen URL (scheme, host, port, path only). */
+  readonly listen?: string;
+  readonly channel?: string;
+  readonly release?: string;
+  readonly previous?: string;
+  /** A refusal's or fault's kind (`ENOENT`, `TypeError`, `digest_mismatch`), never a message. */
+  readonly kind?: string;
+  /** Where a fault happened (`http`, `tools/call`, a tool name, `supervisor`). */
+  readonly where?: string;
+  readonly version?: string;
+}
+
+const LEVEL: Readonly<Record<LogEvent, 'info' | 'warn' | 'error'>> = {
+  start: 'info',
+  stop: 'info',
+  release_change: 'info',
+  release_refresh_failed: 'warn',
+  fault: 'error',
+};
+
+const SAFE = /^[\w.:/@[\]-]{1,256}$/;
+
+/** A field value as logged: a URL loses its query and fragment; anything not a short safe word becomes `other`. */
+function safe(key: keyof LogFields, value: string): string {
+  let text = value;
+  if (key === 'listen') {
+    try {
+      const url = new URL(value);
+      text = `${url.protocol}//${url.host}${url.pathname}`;
+    } catch {
+      return 'other';
+    }
+  }
+  return SAFE.test(text) ? text : 'other';
+}
+
+/** The kind of an error: its `code` when it is a closed word, else its class name. */
+export function errorKindOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^[A-Za-z][\w]{0,63}$/.test(code)) return code;
+  const name = (error as { name?: unknown } | null)?.name;
+  return typeof name === 'string' && /^[A-Za-z]\w{0,63}$/.test(name) ? name : 'Error';
+}
+
+export interface StructuredLogger {
+  log(event: LogEvent, fields?: LogFields): void;
+  /** A fault, by kind only. */
+  fault(where: string, error: unknown): void;
+}
+
+/** A logger writing one JSON line per event to `write` (stderr in the CLI). */
+export function jsonLogger(write: (line: string) => void, now: () => Date = () => new Date()): StructuredLogger {
+  const log = (event: LogEvent, fields: LogFields = {}): void => {
+    const line: Record<string, string> = { time: now().toISOString(), level: LEVEL[event], event };
+    for (const [key, value] of Object.entries(fields) as [keyof LogFields, string | undefined][]) {
+      if (value !== undefined) line[key] = safe(key, value);
+    }
+    write(JSON.stringify(line));
+  };
+  return {
+    log,
+    fault: (where, error) => log('fault', { where, kind: errorKindOf(error) }),
+  };
+}
