@@ -200,7 +200,7 @@ describe('two replicas sharing a PostgreSQL release store', { skip: skip ?? fals
       confirm,
     });
     const refused = await p.call('rimthan.continue_workflow', {
-      checkpoint: p.checkpoint as JsonObject,
+      checkpoint: p.checkpoint,
       confirmed_state: p.state,
       migration: migration(false),
     });
@@ -211,14 +211,14 @@ describe('two replicas sharing a PostgreSQL release store', { skip: skip ?? fals
     assert.equal(set.status, 0, set.stderr);
     await bothServe(OLD, NEW);
     const preview = await p.ok('rimthan.continue_workflow', {
-      checkpoint: p.checkpoint as JsonObject,
+      checkpoint: p.checkpoint,
       confirmed_state: p.state,
       migration: migration(false),
     });
     assert.equal(preview['status'], 'blocked');
     assert.equal(((preview['migration'] as JsonObject)['target'] as JsonObject)['registry_release'], NEW);
     const moved = await p.ok('rimthan.continue_workflow', {
-      checkpoint: p.checkpoint as JsonObject,
+      checkpoint: p.checkpoint,
       confirmed_state: p.state,
       next_confirmed_state: confirmed(p.state['state'] as JsonObject),
       migration: migration(true),

@@ -108,14 +108,18 @@ export async function adminShow(argv: string[], io: CliIo): Promise<void> {
   const [release = ''] = positionals(parsed, 1, 'one release name: rimthan admin show RELEASE', TOPIC);
   const { value } = await client.request('GET', `/releases/${encodeURIComponent(release)}`);
   const r = (value as { release: Record<string, unknown> }).release;
+  const text = (key: string): string => {
+    const v = r[key];
+    return typeof v === 'string' || typeof v === 'number' ? String(v) : '-';
+  };
   print(io, json, value, () => {
     const workflows = (r['workflows'] as { id: string; version: string; title: string }[] | undefined) ?? [];
     return [
-      `release          ${String(r['release'])}`,
-      `verified         ${r['verified'] === true ? 'yes' : `no (${String(r['reason'])})`}`,
-      `manifest sha256  ${String(r['manifest_sha256'])}`,
-      `bytes sha256     ${String(r['bytes_sha256'])} (${String(r['size'])} bytes)`,
-      `published        ${String(r['published_at'] ?? '-')} by ${String(r['published_by'] ?? '-')}`,
+      `release          ${text('release')}`,
+      `verified         ${r['verified'] === true ? 'yes' : `no (${text('reason')})`}`,
+      `manifest sha256  ${text('manifest_sha256')}`,
+      `bytes sha256     ${text('bytes_sha256')} (${text('size')} bytes)`,
+      `published        ${text('published_at')} by ${text('published_by')}`,
       `channels         ${(r['channels'] as string[]).join(', ') || '-'}`,
       ...workflows.map((w) => `workflow         ${w.id}@${w.version}  ${w.title}`),
     ].join('\n');
