@@ -35,6 +35,8 @@ export interface SuiteResult {
 export interface SuiteContext {
   /** `--long`: more rounds and bigger windows, for figures worth quoting. */
   readonly long: boolean;
+  /** `--duration=SECONDS`: how long a soak part runs (the http suite's RSS window); undefined = the suite's default. */
+  readonly durationSeconds?: number;
   /** `--parts=a,b`: run only these parts of a suite (undefined = all). */
   readonly parts: ReadonlySet<string> | undefined;
   /** Progress on stderr (never stdout, which carries the table). */

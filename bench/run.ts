@@ -23,6 +23,11 @@ const SUITES: Readonly<Record<string, { file: string; summary: string }>> = {
     summary:
       'durable step overhead vs LangGraph+SqliteSaver; start acks/s group commit vs per-start commit; history paging',
   },
+  http: {
+    file: './suites/http.js',
+    summary:
+      'continue_workflow over Streamable HTTP vs a bare SDK echo tool served the same way (1 and 16 clients); RSS under load',
+  },
   postgres: {
     file: './suites/postgres.js',
     summary:
@@ -40,6 +45,7 @@ ${Object.entries(SUITES)
 Options:
   --long      more rounds and longer windows (several minutes); use for figures worth quoting
   --no-write  do not write bench/results/latest.{json,md}
+  --duration=S soak length in seconds (http: the RSS window; default 20, --long 300)
   --parts=a,b run only these parts of the chosen suites (guided: tools, prepare, token, contracts; runs: steps, starts,
               history; postgres: steps, closed, starts, wal, workers, failover)
   --help      this text
@@ -53,6 +59,7 @@ interface Options {
   readonly long: boolean;
   readonly write: boolean;
   readonly parts: ReadonlySet<string> | undefined;
+  readonly durationSeconds: number | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Options | 'help' | { error: string } {
@@ -60,11 +67,15 @@ function parseArgs(argv: readonly string[]): Options | 'help' | { error: string 
   let long = false;
   let write = true;
   let parts: Set<string> | undefined;
+  let durationSeconds: number | undefined;
   for (const arg of argv) {
     if (arg === '--help' || arg === '-h') return 'help';
     if (arg === '--long') long = true;
     else if (arg === '--no-write') write = false;
-    else if (arg.startsWith('--parts='))
+    else if (arg.startsWith('--duration=')) {
+      durationSeconds = Number(arg.slice('--duration='.length));
+      if (!Number.isInteger(durationSeconds) || durationSeconds < 1) return { error: `bad ${arg}` };
+    } else if (arg.startsWith('--parts='))
       parts = new Set(
         arg
           .slice('--parts='.length)
@@ -75,7 +86,7 @@ function parseArgs(argv: readonly string[]): Options | 'help' | { error: string 
     else if (SUITES[arg] === undefined) return { error: `unknown suite ${arg}` };
     else if (!suites.includes(arg)) suites.push(arg);
   }
-  return { suites: suites.length > 0 ? suites : Object.keys(SUITES), long, write, parts };
+  return { suites: suites.length > 0 ? suites : Object.keys(SUITES), long, write, parts, durationSeconds };
 }
 
 function progress(message: string): void {
@@ -120,7 +131,12 @@ async function main(): Promise<number> {
     return 2;
   }
   const header = machineHeader(parsed.long, parsed.parts);
-  const ctx: SuiteContext = { long: parsed.long, parts: parsed.parts, progress };
+  const ctx: SuiteContext = {
+    long: parsed.long,
+    parts: parsed.parts,
+    progress,
+    ...(parsed.durationSeconds === undefined ? {} : { durationSeconds: parsed.durationSeconds }),
+  };
   const results: SuiteResult[] = [];
   const start = nowNs();
   for (const name of parsed.suites) {

@@ -27,7 +27,9 @@ export const HARNESS = 'claude-code';
 /** A fixed instant: tokens and confirmations stay valid however long the benchmark runs. */
 export const FIXED_TIME = '2026-11-02T09:00:00.000Z';
 const FIXED_MS = Date.parse(FIXED_TIME);
-const fixedClock: Clock = { now: () => new Date(FIXED_MS) };
+export const fixedClock: Clock = { now: () => new Date(FIXED_MS) };
+/** The signing key of the benchmark engine (a server built with it accepts the walk's checkpoints). */
+export const BENCH_KEY = { activeKeyId: 'bench', activeSecret: 'bench-secret-0123456789abcdef0123456789' } as const;
 
 /** The packaged active release (releases/ACTIVE → releases/dist/<name>.json), verified like the server does. */
 export function loadPackagedRelease(): { release: Release; bytes: Uint8Array; name: string } {
@@ -52,9 +54,7 @@ export interface GuidedClient {
  * profile compiles them (same compiler options, same result text writer).
  */
 export function guidedClient(): GuidedClient {
-  const signer = new TokenSigner(
-    new KeyRing({ activeKeyId: 'bench', activeSecret: 'bench-secret-0123456789abcdef0123456789' }),
-  );
+  const signer = new TokenSigner(new KeyRing(BENCH_KEY));
   const engine = createGuidedEngine({ signer, clock: fixedClock });
   const checks = new Map<string, CompiledToolContract>();
   for (const c of compileWorkflowEngineContracts()) checks.set(c.name, c);
