@@ -96,6 +96,9 @@ const ADMIN = `Usage:
 
   --url URL   the Admin API (serve --admin-port), e.g. http://127.0.0.1:8766/admin
   --json      print the API's JSON instead of text
+  --expected-current RELEASE
+              activate, migration-target: change only if the channel still names RELEASE (default: the value
+              read just before; a concurrent change is refused with 409, never overwritten)
 
 The token comes from RIMTHAN_ADMIN_BEARER_TOKEN. The documented release path:
   rimthan registry build SOURCE --out FILE && rimthan admin publish FILE --url URL && rimthan admin activate RELEASE --url URL`;

@@ -7,7 +7,7 @@
  */
 export { startConsole, isLoopback } from './console.js';
 export type { ConsoleOptions, RunningConsole } from './console.js';
-export { folderConsoleStore, releaseProviderOf } from './release-store.js';
+export { folderConsoleStore, releaseProviderOf, releaseStoreConsole } from './release-store.js';
 export type { ConsoleChannels, ConsoleReleaseStore } from './release-store.js';
 export { readSessionFile, sessionFileOf, SESSION_FILE, MAX_SESSION_FILE_BYTES } from './session-file.js';
 export type { SessionFile, SessionRead } from './session-file.js';

@@ -1,11 +1,12 @@
 /**
  * What the console reads of a release store, as one narrow asynchronous interface: the release names, one verified
- * release, and the channels (active, migration target, their history). The folder store implements it today; a store
- * with channels (PostgreSQL) implements the same four members and drops in. The console never writes releases.
+ * release, and the channels (active, migration target, their history). `releaseStoreConsole` adapts any release store
+ * (folder or PostgreSQL) with its channel history; `folderConsoleStore` is the same for a folder store. The console
+ * never writes releases.
  */
 import { RimthanError } from '../core/index.js';
 import type { ReleaseProvider } from '../mcp/index.js';
-import type { FolderReleaseStore, Release, ReleaseLoad } from '../registry/index.js';
+import type { FolderReleaseStore, Release, ReleaseLoad, ReleaseStore } from '../registry/index.js';
 import type { ChannelChangeView } from './api-types.js';
 
 export interface ConsoleChannels {
@@ -26,22 +27,44 @@ export interface ConsoleReleaseStore {
   channels(): Promise<ConsoleChannels>;
 }
 
-/** The folder release store: no migration-target channel and no channel history (a plain `ACTIVE` file). */
-export function folderConsoleStore(store: FolderReleaseStore): ConsoleReleaseStore {
+/** How many channel changes the console shows. */
+const HISTORY_SHOWN = 50;
+
+/** Any release store (folder or PostgreSQL): its releases, both channels and their history, newest first. */
+export function releaseStoreConsole(store: ReleaseStore): ConsoleReleaseStore {
   return {
-    kind: 'folder',
-    list: () => Promise.resolve(store.list()),
-    read: (release) => Promise.resolve(store.read(release)),
-    channels: () => {
-      const active = store.readActive();
-      return Promise.resolve({
+    kind: store.kind,
+    list: async () => (await store.listReleases()).map((r) => r.release),
+    read: (release) => store.loadRelease(release),
+    channels: async () => {
+      const [channels, history] = await Promise.all([
+        store.readChannels(),
+        store.channelHistory({ limit: HISTORY_SHOWN }),
+      ]);
+      const active = channels['active'];
+      const target = channels['migration-target'];
+      const migrationTarget = target.ok ? target.release : null;
+      return {
         active: active.ok ? active.release : null,
-        migration_target: null,
-        migration_note: 'this folder store has no migration-target channel: a migration moves to the active release',
-        history: [],
-      });
+        migration_target: migrationTarget,
+        ...(migrationTarget === null
+          ? { migration_note: 'no migration target is set: a migration request is refused' }
+          : {}),
+        history: history.map((c) => ({
+          channel: c.channel,
+          release: c.release,
+          previous: c.previous,
+          at: c.changed_at,
+          by: c.changed_by,
+        })),
+      };
     },
   };
+}
+
+/** The folder release store (its MIGRATION_TARGET file and channel history included). */
+export function folderConsoleStore(store: FolderReleaseStore): ConsoleReleaseStore {
+  return releaseStoreConsole(store);
 }
 
 /**

@@ -267,6 +267,25 @@ describe('docs/cli.md: every message, with its exit code, from the real executab
         return { status: r.status, stderr: r.stderr };
       },
     },
+    { row: '--<option> needs --admin-port', args: ['serve', '--transport', 'http', '--admin-host', '127.0.0.1'] },
+    {
+      row: '--admin-port needs --releases DIR or --releases postgres://… (the packaged releases are read-only)',
+      args: ['serve', '--transport', 'http', '--admin-port', '0'],
+    },
+    {
+      row: 'an admin listener needs admin credentials: --admin-token-file FILE or RIMTHAN_ADMIN_BEARER_TOKEN',
+      args: ['serve', '--transport', 'http', '--releases', at('existing'), '--admin-port', '0'],
+    },
+    { row: '--releases <store>: <reason>', args: ['serve', '--releases', 'mysql://db.example/releases'] },
+    {
+      row: 'cannot open the release store <store>: <reason>',
+      args: ['serve', '--releases', 'postgres://rimthan:hunter2-secret@127.0.0.1:1/releases'],
+      secret: 'hunter2-secret',
+    },
+    {
+      row: '<reason>: publish and activate one (rimthan admin publish FILE, rimthan admin activate RELEASE)',
+      args: ['serve', '--releases', at('existing')],
+    },
     { row: '<code>: <message>', args: ['serve'], env: { RIMTHAN_WORKFLOW_SIGNING_SECRET: 'too short' } },
     { row: '<code>: <message>', args: ['serve'], env: { RIMTHAN_WORKFLOW_SIGNING_KEY_ID: 'laptop-1' } },
     { row: '<code>: <message>', args: ['serve'], env: { XDG_STATE_HOME: at('insecure') } },

@@ -16,6 +16,8 @@ import type { CliIo } from '../io.js';
 
 const TOPIC = 'admin';
 const OPTIONS = { url: { type: 'string' }, json: { type: 'boolean' } } as const;
+/** `--expected-current RELEASE`: compare-and-swap against what the caller saw instead of a fresh read. */
+const EXPECTED = { 'expected-current': { type: 'string' } } as const;
 
 interface Channel {
   channel: string;
@@ -32,7 +34,7 @@ interface Change {
 function setup(
   argv: string[],
   io: CliIo,
-  extra: Record<string, { type: 'boolean' }> = {},
+  extra: Record<string, { type: 'boolean' | 'string' }> = {},
 ): { parsed: Parsed; client: AdminClient; json: boolean } {
   const parsed = parseCommand(argv, { ...OPTIONS, ...extra }, TOPIC);
   const url = stringOption(parsed, 'url');
@@ -126,17 +128,19 @@ export async function adminShow(argv: string[], io: CliIo): Promise<void> {
   });
 }
 
-async function setChannel(client: AdminClient, channel: string, release: string): Promise<unknown> {
-  const current = await channelValue(client, channel);
+/** Sets a channel, compare-and-swap against `--expected-current` (when given) or the value read just before. */
+async function setChannel(client: AdminClient, channel: string, release: string, parsed: Parsed): Promise<unknown> {
+  const given = stringOption(parsed, 'expected-current');
+  const current = given ?? (await channelValue(client, channel));
   const { value } = await client.request('PUT', `/channels/${channel}`, { release, expected_current: current });
   return value;
 }
 
 /** `admin activate RELEASE`. */
 export async function adminActivate(argv: string[], io: CliIo): Promise<void> {
-  const { parsed, client, json } = setup(argv, io);
+  const { parsed, client, json } = setup(argv, io, EXPECTED);
   const [release = ''] = positionals(parsed, 1, 'one release name: rimthan admin activate RELEASE', TOPIC);
-  const value = await setChannel(client, 'active', release);
+  const value = await setChannel(client, 'active', release, parsed);
   print(io, json, value, () => changeLine((value as { change: Change }).change));
 }
 
@@ -158,11 +162,11 @@ export async function adminRollback(argv: string[], io: CliIo): Promise<void> {
 
 /** `admin migration-target RELEASE | --clear`. */
 export async function adminMigrationTarget(argv: string[], io: CliIo): Promise<void> {
-  const { parsed, client, json } = setup(argv, io, { clear: { type: 'boolean' } });
+  const { parsed, client, json } = setup(argv, io, { ...EXPECTED, clear: { type: 'boolean' } });
   const clear = parsed.values['clear'] === true;
   if (clear) {
     positionals(parsed, 0, 'no release with --clear: rimthan admin migration-target --clear', TOPIC);
-    const current = await channelValue(client, 'migration-target');
+    const current = stringOption(parsed, 'expected-current') ?? (await channelValue(client, 'migration-target'));
     const query = current === null ? '' : `?expected_current=${encodeURIComponent(current)}`;
     const { value } = await client.request('DELETE', `/channels/migration-target${query}`);
     print(io, json, value, () => changeLine((value as { change: Change }).change));
@@ -174,6 +178,6 @@ export async function adminMigrationTarget(argv: string[], io: CliIo): Promise<v
     'one release name or --clear: rimthan admin migration-target RELEASE|--clear',
     TOPIC,
   );
-  const value = await setChannel(client, 'migration-target', release);
+  const value = await setChannel(client, 'migration-target', release, parsed);
   print(io, json, value, () => changeLine((value as { change: Change }).change));
 }

@@ -6,9 +6,9 @@
  */
 import { resolve } from 'node:path';
 import { TokenSigner } from '../../core/index.js';
-import { folderConsoleStore, isLoopback, SESSION_PATTERN, startConsole } from '../../console/index.js';
+import { isLoopback, releaseStoreConsole, SESSION_PATTERN, startConsole } from '../../console/index.js';
 import { loadSigningSetup, ProfileName } from '../../mcp/index.js';
-import { FolderReleaseStore, packagedReleaseStore } from '../../registry/index.js';
+import { openReleaseStore } from '../release-store-config.js';
 import { intOption, parseCommand, stringList, stringOption } from '../args.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -65,10 +65,8 @@ export async function consoleCommand(argv: string[], io: CliIo): Promise<void> {
       ? `rimthan: checking session files with key "${signing.ring.activeKeyId}" from RIMTHAN_WORKFLOW_SIGNING_SECRET`
       : `rimthan: checking session files with the key in ${signing.path ?? ''}`,
   );
-  const dir = stringOption(parsed, 'releases');
-  const releases = folderConsoleStore(
-    dir === undefined ? packagedReleaseStore() : new FolderReleaseStore(resolve(io.cwd, dir)),
-  );
+  const releaseStore = await openReleaseStore(stringOption(parsed, 'releases'), io);
+  const releases = releaseStoreConsole(releaseStore);
   const workspaces = stringList(parsed, 'workspace').map((w) => ({ label: w, dir: resolve(io.cwd, w) }));
   const onFault = stderrFaultReporter(io);
   const stack = await openRunsStack({
@@ -100,5 +98,6 @@ export async function consoleCommand(argv: string[], io: CliIo): Promise<void> {
     await running.close();
   } finally {
     await stack.close();
+    await releaseStore.close();
   }
 }
