@@ -34,10 +34,10 @@ const SECRET = 'replica-test-secret-0123456789abcdef0123456789';
 
 const skip = await postgresSkipReason();
 
-/** Builds the packaged source as release `NEW` with workflow version 1.3.0, through the real `registry build`. */
+/** Builds the source of `OLD` as release `NEW` with workflow version 1.3.0, through the real `registry build`. */
 function buildNewerRelease(work: string): string {
   const source = join(work, 'src');
-  cpSync(join(ROOT, 'releases', 'src', 'research-decision'), source, { recursive: true });
+  cpSync(join(ROOT, 'releases', 'src', 'research-decision-1.2'), source, { recursive: true });
   const registry = join(source, 'registry.yaml');
   writeFileSync(registry, readFileSync(registry, 'utf8').replace(`release: ${OLD}`, `release: ${NEW}`));
   renameSync(
