@@ -17,13 +17,12 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { isJsonObject, isRimthanError, parseStrictJsonBytes } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import { readBytes } from '../console/http/body.js';
 import { bearerChallenge } from '../identity/index.js';
 import type { Authenticator, Principal } from '../identity/index.js';
-import { hardenHttpServer } from '../mcp/index.js';
+import { hardenHttpServer, listenHttp } from '../mcp/index.js';
 import type { HttpTimeouts } from '../mcp/index.js';
 import { isReleaseChannel, isReleaseName, MAX_RELEASE_BYTES, ReleaseChannel } from '../registry/index.js';
 import type { ReleaseFollower, ReleaseStore } from '../registry/index.js';
@@ -298,22 +297,6 @@ export async function startAdminServer(opts: AdminServerOptions): Promise<AdminE
   const server = createServer({ requireHostHeader: false }, adminRequestListener(opts));
   hardenHttpServer(server, opts.timeouts);
   const host = opts.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return {
-    url: `http://${shownHost}:${address.port}/admin`,
-    server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error === undefined ? resolve() : reject(error)));
-        server.closeAllConnections();
-      }),
-  };
+  const bound = await listenHttp(server, opts.port, host);
+  return { url: `${bound.origin}/admin`, server, close: () => bound.close() };
 }

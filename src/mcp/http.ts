@@ -6,11 +6,12 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { parseStrictJsonBytes } from '../core/index.js';
 import { CACHE_CONTROL, inspectMessages, jsonErrorBody, RequestGuard, sendJsonError } from './http-guards.js';
+import { listenHttp } from './listen.js';
 import { NO_AUTHENTICATION, staticTokenAuthenticator } from '../identity/index.js';
 import type { Authenticator, Principal, ProtectedResourceMetadata } from '../identity/index.js';
 import { RpcCode } from './wire.js';
@@ -255,22 +256,6 @@ export async function startHttpTransport(opts: HttpTransportOptions): Promise<Ht
   server.on('checkContinue', continueOnDemand(listener));
   hardenHttpServer(server, t);
   const host = opts.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return {
-    url: `http://${shownHost}:${address.port}${opts.path ?? '/mcp'}`,
-    server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error === undefined ? resolve() : reject(error)));
-        server.closeAllConnections();
-      }),
-  };
+  const bound = await listenHttp(server, opts.port, host);
+  return { url: `${bound.origin}${opts.path ?? '/mcp'}`, server, close: () => bound.close() };
 }

@@ -29,6 +29,7 @@ export {
 } from './http.js';
 export type { HttpEndpoint, HttpTransportOptions, HttpTimeouts } from './http.js';
 export { CACHE_CONTROL } from './http-guards.js';
+export { listenHttp, type BoundListener } from './listen.js';
 export { serveStdio, StrictStdioTransport } from './stdio.js';
 export type { StdioOptions } from './stdio.js';
 export { loadSigningSetup, rimthanStateDirectory } from './signing-key.js';

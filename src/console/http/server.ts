@@ -5,8 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { hardenHttpServer, RequestGuard } from '../../mcp/index.js';
+import { hardenHttpServer, listenHttp, RequestGuard } from '../../mcp/index.js';
 import { LOGIN_FAILED } from './assets.js';
 import type { Asset } from './assets.js';
 import type { ConsoleAuth } from './auth.js';
@@ -140,22 +139,6 @@ export function consoleListener(opts: ConsoleServerOptions): (req: IncomingMessa
 export async function startConsoleServer(opts: ConsoleServerOptions): Promise<ConsoleServer> {
   const server = createServer({ requireHostHeader: false }, consoleListener(opts));
   hardenHttpServer(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return {
-    origin: `http://${shown}:${address.port}`,
-    server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error === undefined ? resolve() : reject(error)));
-        server.closeAllConnections();
-      }),
-  };
+  const bound = await listenHttp(server, opts.port, opts.host);
+  return { origin: bound.origin, server, close: () => bound.close() };
 }
