@@ -7,6 +7,8 @@
 import { str } from './payload.js';
 import { sha256Hex } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
+import { changedHostAssets } from './attested-assets.js';
+import type { ChangedAsset } from './attested-assets.js';
 import { isParticipantError } from './errors.js';
 import { readPending } from './pending.js';
 import { artifactPath, isGatedStep, stepDefinition } from './release.js';
@@ -39,6 +41,8 @@ export interface SessionStatus {
    * acceptance (`on_disk`), or missing, as when the session file was copied into another repository.
    */
   readonly changed: readonly { readonly artifact_id: string; readonly path: string; readonly on_disk: boolean }[];
+  /** Project-local host assets setup attested that are missing or changed on disk. */
+  readonly changed_assets: readonly ChangedAsset[];
   /** The validation prepared for this checkpoint: validators due and which have a report file registered. */
   readonly pending: { readonly validators: readonly string[]; readonly reports: readonly string[] } | null;
   /** A branch question that must be answered before the step can be left. */
@@ -135,8 +139,11 @@ export async function sessionStatus(session: ParticipantSession): Promise<Sessio
   const question = gated && !satisfied ? null : questionOf(step, fields);
   const completed = terminal && gated && satisfied;
   const changed = changedArtifacts(session, workflow, receipts);
+  const changedAssets = changedHostAssets(session.workspace, workflow, receipts);
   let next: string;
-  if (changed.length > 0 && changed.every((c) => !c.on_disk)) {
+  if (changed.length === 0 && changedAssets.length > 0) {
+    next = `restore ${changedAssets.map((a) => a.path).join(', ')} as setup attested it (git checkout -- PATH)`;
+  } else if (changed.length > 0 && changed.every((c) => !c.on_disk)) {
     next =
       `restore ${changed.map((c) => c.path).join(', ')} (accepted, but not in this workspace): from Git, ` +
       `or this session file belongs to another repository`;
@@ -170,6 +177,7 @@ export async function sessionStatus(session: ParticipantSession): Promise<Sessio
     confirmed_fields: Object.keys(fields),
     outputs,
     changed,
+    changed_assets: changedAssets,
     pending,
     question,
     completed,

@@ -112,6 +112,11 @@ export function statusWords(s: SessionStatus): string[] {
   for (const c of s.changed) {
     if (!own.has(c.artifact_id)) lines.push(`  ${c.path} (${c.artifact_id}): ${acceptedWords(c.artifact_id)}`);
   }
+  for (const a of s.changed_assets) {
+    lines.push(
+      `  ${a.path} (${a.kind} ${a.id}@${a.version}): ${a.on_disk ? 'changed' : 'gone'} since setup attested it`,
+    );
+  }
   if (s.pending !== null) {
     for (const v of s.pending.validators)
       lines.push(`  validator ${v}: ${s.pending.reports.includes(v) ? 'report registered' : 'report due'}`);
