@@ -3,12 +3,13 @@
  * confirmed_state}`: the checkpoint envelope as the server returned it and the confirmed-state projection it binds
  * (docs/harness/protocol-walkthrough.md). Nothing else: no artifact bodies, findings, step payloads or transport
  * tokens (checkpoints-data-perimeter.md). Written atomically; read strictly, and checked before any call: both parts
- * against their published schemas, and the confirmed state against the digest the checkpoint binds, so an edited
- * file is named as such instead of failing later on the server.
+ * against their published schemas, the envelope against what its token's body says (unverified: only the server can
+ * check the signature) and the confirmed state against the digest the checkpoint binds, so an edited file (or one a
+ * merge left with conflict markers) is named as such instead of failing later on the server.
  */
 import { digestJson, isJsonObject, parseStrictJsonBytes, SchemaCompiler } from '../core/index.js';
 import type { CompiledSchema, JsonObject } from '../core/index.js';
-import { GUIDED_SCHEMA_RESOURCES } from '../guided/index.js';
+import { checkpointEnvelopeDrift, GUIDED_SCHEMA_RESOURCES } from '../guided/index.js';
 import { ParticipantError, ParticipantErrorCode } from './errors.js';
 import type { Workspace } from './workspace.js';
 
@@ -34,6 +35,12 @@ function published(id: string): CompiledSchema {
   return check;
 }
 
+/** What to do about an edited session file. */
+const RESTORE = `restore it from Git (git checkout -- ${SESSION_FILE}); change the workflow only through rimthan participant`;
+
+/** A line Git writes into a file it could not merge. */
+const CONFLICT_MARKER = /^(?:<{7}|={7}|>{7})(?: |$)/m;
+
 function invalid(message: string): never {
   throw new ParticipantError(ParticipantErrorCode.SessionInvalid, `${SESSION_FILE} ${message}`);
 }
@@ -58,10 +65,17 @@ export function checkSession(value: unknown): SessionState {
     invalid('does not hold a confirmed-state projection');
   }
   const session = { checkpoint: checkpoint, confirmed_state: state };
+  const drift = checkpointEnvelopeDrift(session.checkpoint);
+  if (drift !== undefined) {
+    throw new ParticipantError(
+      ParticipantErrorCode.SessionTampered,
+      `${SESSION_FILE} was edited: its checkpoint's ${drift} is not what the server signed; ${RESTORE}`,
+    );
+  }
   if (confirmedStateDigest(session.confirmed_state) !== session.checkpoint['confirmed_state_sha256']) {
     throw new ParticipantError(
       ParticipantErrorCode.SessionTampered,
-      `${SESSION_FILE} was edited: its confirmed state is not the one its checkpoint binds (restore it from Git)`,
+      `${SESSION_FILE} was edited: its confirmed state is not the one its checkpoint binds; ${RESTORE}`,
     );
   }
   return session;
@@ -72,6 +86,13 @@ export function readSession(workspace: Workspace): SessionState | undefined {
   const bytes = workspace.readState(SESSION_FILE_NAME, MAX_SESSION_BYTES);
   if (bytes === undefined) return undefined;
   const parsed = parseStrictJsonBytes(bytes, { maxBytes: MAX_SESSION_BYTES });
+  if (!parsed.ok && CONFLICT_MARKER.test(bytes.toString('utf8'))) {
+    invalid(
+      'holds Git merge-conflict markers: two people advanced the workflow in parallel, and checkpoints cannot be ' +
+        `merged; keep one side whole (git checkout --ours ${SESSION_FILE}, or --theirs) together with that side's ` +
+        'files, then continue',
+    );
+  }
   if (!parsed.ok) invalid('is not one strict JSON document');
   return checkSession(parsed.value);
 }

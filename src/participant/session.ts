@@ -8,6 +8,7 @@ import { str } from './payload.js';
 import type { JsonObject, JsonValue } from '../core/index.js';
 import { GuidedToolName } from '../guided/index.js';
 import { answerValue, confirmState } from './answers.js';
+import { requireAttestedAssets, WORKSPACE_MANIFEST } from './attested-assets.js';
 import { checkpointHost, hostAttestationFromDisk, outputsFromDisk, workspaceManifestText } from './attestations.js';
 import type { PreparedArtifact } from './attestations.js';
 import { ParticipantError, ParticipantErrorCode } from './errors.js';
@@ -36,8 +37,7 @@ import { workOrdersFor } from './work-orders.js';
 import type { WorkOrder } from './work-orders.js';
 import type { Workspace } from './workspace.js';
 
-/** The artifact id of setup's workspace manifest, which the library writes from the delivery it read back. */
-export const WORKSPACE_MANIFEST = 'workspace-manifest';
+export { WORKSPACE_MANIFEST };
 
 export interface HostDeclaration {
   readonly harness: string;
@@ -308,6 +308,12 @@ export class ParticipantSession {
   /** rimthan.prepare_step_validation from the files on disk; when ready, keeps the bundle pending and makes the work orders. */
   async prepare(): Promise<Prepared> {
     const step = await this.stepPayload();
+    const loaded = await this.load();
+    requireAttestedAssets(
+      this.workspace,
+      await this.pinned(loaded.checkpoint),
+      (loaded.checkpoint['artifacts'] ?? {}) as JsonObject,
+    );
     const args = await this.prepareArguments(step);
     const result = await this.call(GuidedToolName.PrepareStepValidation, args);
     if (result['status'] !== 'ready_for_semantic_validation') return { result, workOrders: [] };

@@ -1,14 +1,17 @@
 /**
  * Where a session stands, without moving it: the pinned workflow and release, the current step (from its served
  * definition), which declared outputs are on disk, what the pending validation still needs, the question a branch
- * asks, and the one thing to do next. Read from the session file, the release resources and the workspace only;
- * no tool is called, so nothing advances.
+ * asks, which files accepted earlier are no longer on disk as accepted, and the one thing to do next. Read from the
+ * session file, the release resources and the workspace only; no tool is called, so nothing advances.
  */
 import { str } from './payload.js';
+import { sha256Hex } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
+import { changedHostAssets } from './attested-assets.js';
+import type { ChangedAsset } from './attested-assets.js';
 import { isParticipantError } from './errors.js';
 import { readPending } from './pending.js';
-import { isGatedStep, stepDefinition } from './release.js';
+import { artifactPath, isGatedStep, stepDefinition } from './release.js';
 import type { ParticipantSession } from './session.js';
 
 export interface SessionStatus {
@@ -33,6 +36,13 @@ export interface SessionStatus {
     readonly on_disk: boolean;
     readonly accepted: boolean;
   }[];
+  /**
+   * Artifacts the checkpoint accepted (at any step) whose file is not on disk with the accepted bytes: edited after
+   * acceptance (`on_disk`), or missing, as when the session file was copied into another repository.
+   */
+  readonly changed: readonly { readonly artifact_id: string; readonly path: string; readonly on_disk: boolean }[];
+  /** Project-local host assets setup attested that are missing or changed on disk. */
+  readonly changed_assets: readonly ChangedAsset[];
   /** The validation prepared for this checkpoint: validators due and which have a report file registered. */
   readonly pending: { readonly validators: readonly string[]; readonly reports: readonly string[] } | null;
   /** A branch question that must be answered before the step can be left. */
@@ -50,6 +60,30 @@ function onDisk(session: ParticipantSession, path: string): boolean {
     if (isParticipantError(error)) return false;
     throw error;
   }
+}
+
+/** Accepted artifacts whose file is missing or holds other bytes than the receipt's digest. */
+function changedArtifacts(
+  session: ParticipantSession,
+  workflow: JsonObject,
+  receipts: JsonObject,
+): SessionStatus['changed'] {
+  const changed: { artifact_id: string; path: string; on_disk: boolean }[] = [];
+  for (const [artifactId, digest] of Object.entries(receipts)) {
+    const path = artifactPath(workflow, artifactId);
+    if (path === undefined) continue;
+    let bytes: Buffer | undefined;
+    try {
+      bytes = session.workspace.read(path, 16 * 1024 * 1024);
+    } catch (error) {
+      if (!isParticipantError(error)) throw error;
+      changed.push({ artifact_id: artifactId, path, on_disk: true });
+      continue;
+    }
+    if (bytes === undefined) changed.push({ artifact_id: artifactId, path, on_disk: false });
+    else if (sha256Hex(bytes) !== digest) changed.push({ artifact_id: artifactId, path, on_disk: true });
+  }
+  return changed;
 }
 
 function questionOf(step: JsonObject, state: JsonObject): SessionStatus['question'] {
@@ -104,8 +138,20 @@ export async function sessionStatus(session: ParticipantSession): Promise<Sessio
   const fields = (state.confirmed_state['state'] ?? {}) as JsonObject;
   const question = gated && !satisfied ? null : questionOf(step, fields);
   const completed = terminal && gated && satisfied;
+  const changed = changedArtifacts(session, workflow, receipts);
+  const changedAssets = changedHostAssets(session.workspace, workflow, receipts);
   let next: string;
-  if (completed) next = 'nothing: the workflow is complete';
+  if (changed.length === 0 && changedAssets.length > 0) {
+    next = `restore ${changedAssets.map((a) => a.path).join(', ')} as setup attested it (git checkout -- PATH)`;
+  } else if (changed.length > 0 && changed.every((c) => !c.on_disk)) {
+    next =
+      `restore ${changed.map((c) => c.path).join(', ')} (accepted, but not in this workspace): from Git, ` +
+      `or this session file belongs to another repository`;
+  } else if (changed.length > 0) {
+    next =
+      `restore ${changed.map((c) => c.path).join(', ')} as accepted (git checkout -- PATH): ` +
+      'a later prepare refuses files changed after they were accepted';
+  } else if (completed) next = 'nothing: the workflow is complete';
   else if (question !== null) next = `answer ${question.field} (rimthan participant answer ${question.field} VALUE)`;
   else if (!gated || satisfied) next = 'rimthan participant continue';
   else if (pending !== null) {
@@ -130,6 +176,8 @@ export async function sessionStatus(session: ParticipantSession): Promise<Sessio
     step: { id: stepId, title: str(step['title'] ?? stepId), gated, satisfied: gated && satisfied, terminal },
     confirmed_fields: Object.keys(fields),
     outputs,
+    changed,
+    changed_assets: changedAssets,
     pending,
     question,
     completed,

@@ -98,9 +98,23 @@ export function statusWords(s: SessionStatus): string[] {
     `step ${s.step.id}: ${s.step.title}${s.step.gated ? ' (gated: files and validators)' : ''}`,
     `confirmed: ${s.confirmed_fields.join(', ') || 'nothing yet'}`,
   ];
+  const changed = new Map(s.changed.map((c) => [c.artifact_id, c]));
+  const own = new Set(s.outputs.map((o) => o.artifact_id));
+  const acceptedWords = (id: string): string => {
+    const c = changed.get(id);
+    return c === undefined ? 'accepted' : c.on_disk ? 'accepted, but changed on disk since' : 'accepted, but missing';
+  };
   for (const o of s.outputs) {
     lines.push(
-      `  ${o.path} (${o.artifact_id}): ${o.accepted ? 'accepted' : o.on_disk ? 'on disk, not yet validated' : 'not written yet'}`,
+      `  ${o.path} (${o.artifact_id}): ${o.accepted ? acceptedWords(o.artifact_id) : o.on_disk ? 'on disk, not yet validated' : 'not written yet'}`,
+    );
+  }
+  for (const c of s.changed) {
+    if (!own.has(c.artifact_id)) lines.push(`  ${c.path} (${c.artifact_id}): ${acceptedWords(c.artifact_id)}`);
+  }
+  for (const a of s.changed_assets) {
+    lines.push(
+      `  ${a.path} (${a.kind} ${a.id}@${a.version}): ${a.on_disk ? 'changed' : 'gone'} since setup attested it`,
     );
   }
   if (s.pending !== null) {

@@ -49,14 +49,30 @@ export function stdioServer(state: string): Served {
   };
 }
 
-/** One `rimthan serve --transport http --port 0 --token-file` process; the CLI reads the token from a file. */
-export async function httpServer(state: string): Promise<Served> {
+/** The same HTTP server reached with another of its bearer tokens (another caller), read from its own file. */
+export function withToken(served: Served, token: string, file: string): Served {
+  if (served.target.kind !== 'http') throw new Error('withToken needs an HTTP server');
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return {
+    ...served,
+    options: ['--url', served.target.url, '--token-file', file],
+    target: { ...served.target, token },
+  };
+}
+
+/**
+ * One `rimthan serve --transport http --port 0 --token-file` process accepting `tokens` (each its own caller); the
+ * CLI reads the first token from a file of its own.
+ */
+export async function httpServer(state: string, tokens: readonly string[] = [TOKEN]): Promise<Served> {
+  const serverTokens = join(state, 'server-tokens');
+  writeFileSync(serverTokens, tokens.map((t) => `${t}\n`).join(''), { mode: 0o600 });
   const tokenFile = join(state, 'token');
-  writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
+  writeFileSync(tokenFile, `${tokens[0] ?? TOKEN}\n`, { mode: 0o600 });
   const env = baseEnv(state);
   const child: ChildProcess = spawn(
     process.execPath,
-    [MAIN, 'serve', '--transport', 'http', '--port', '0', '--token-file', tokenFile],
+    [MAIN, 'serve', '--transport', 'http', '--port', '0', '--token-file', serverTokens],
     {
       env,
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -73,7 +89,7 @@ export async function httpServer(state: string): Promise<Served> {
   });
   return {
     options: ['--url', url, '--token-file', tokenFile],
-    target: { kind: 'http', url, token: TOKEN },
+    target: { kind: 'http', url, token: tokens[0] ?? TOKEN },
     env,
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,0 +1,13 @@
+import { MultiServerMCPClient } from '@langchain/mcp-adapters';
+import { validate } from '@cfworker/json-schema';
+const client = new MultiServerMCPClient({ mcpServers: { r: { transport: 'stdio', command: process.execPath, args: ['dist/src/cli/main.js', 'serve'], env: { PATH: process.env.PATH, HOME: '/work/wt/handoff/.tmp/h', XDG_STATE_HOME: '/work/wt/handoff/.tmp/h' } } } });
+const tools = await client.getTools();
+const t = tools.find((x) => x.name === 'rimthan.start_workflow');
+const s = t.schema.properties.confirmed_state;
+console.log(JSON.stringify(s, null, 1).slice(0, 3000));
+const vals = ['x', 1, 1.5, true, false, null, [], ['a'], [1, 'a'], {}, { a: 1 }, { a: { b: [1, null] } }, [[['x']]], { a: { b: { c: 'd' } } }];
+for (const v of vals) {
+  const r = validate({ state: { objective: 'o', f: v }, confirmations: {} }, s);
+  console.log(JSON.stringify(v), r.valid, r.valid ? '' : JSON.stringify(r.errors.slice(0, 3)));
+}
+await client.close();
