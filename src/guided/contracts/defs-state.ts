@@ -25,11 +25,11 @@ import {
 import { define, publish, ref } from './published.js';
 import type { NamedShape } from './published.js';
 
-/** A string of confirmed state, wherever it is nested. */
-const boundedString: JsonObject = {
+/** A string of confirmed state, wherever it is nested (named once, used at every depth). */
+const boundedString = define('state-string', {
   if: { type: 'string' },
   then: { type: 'string', maxLength: Limits.stateStringChars },
-};
+});
 
 /**
  * A confirmed-state value: any JSON nested at most `depth` containers deep, every string, array and object bounded.
@@ -39,13 +39,13 @@ const boundedString: JsonObject = {
 function boundedValue(depth: number): NamedShape {
   if (depth === 0) {
     return define('state-value-0', {
-      allOf: [boundedString, { if: { type: 'array' }, then: false }, { if: { type: 'object' }, then: false }],
+      allOf: [ref(boundedString), { if: { type: 'array' }, then: false }, { if: { type: 'object' }, then: false }],
     });
   }
   const inner = ref(boundedValue(depth - 1));
   return define(`state-value-${depth}`, {
     allOf: [
-      boundedString,
+      ref(boundedString),
       { if: { type: 'array' }, then: { type: 'array', maxItems: Limits.stateArrayItems, items: inner } },
       {
         if: { type: 'object' },
@@ -61,15 +61,8 @@ function boundedValue(depth: number): NamedShape {
 }
 
 const confirmationSchema: JsonObject = closedObject({
-  confirmed_by: {
-    type: 'string',
-    enum: ['participant'],
-    description: 'Always "participant": the person confirmed this value themselves.',
-  },
-  confirmed_at: ref(
-    timestamp,
-    'RFC 3339 time the person confirmed the current value (renew it when the value changes).',
-  ),
+  confirmed_by: { enum: ['participant'], description: 'Always "participant".' },
+  confirmed_at: ref(timestamp, 'RFC 3339 time the person confirmed this value (renew on change).'),
 });
 
 /**

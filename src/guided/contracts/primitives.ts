@@ -57,7 +57,8 @@ export { SCHEMA_DIALECT } from './published.js';
 const ID_PATTERN = '^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$';
 const VERSION_PATTERN = '(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})';
 
-const enumOf = (values: Record<string, string>): JsonObject => ({ type: 'string', enum: Object.values(values) });
+/** A closed set of strings (the values alone say they are strings: no `type`). */
+const enumOf = (values: Record<string, string>): JsonObject => ({ enum: Object.values(values) });
 
 export const id = define('id', { type: 'string', maxLength: Limits.idLength, pattern: ID_PATTERN });
 export const version = define('version', {
@@ -155,7 +156,7 @@ export const nullableSha256 = define('sha256-or-null', nullable(ref(sha256)));
 /** A pinned reference `{id, version}`. */
 export const pinnedRef = define(
   'ref',
-  closedObject({ id: ref(id, 'The id.'), version: ref(version, 'The exact version (x.y.z).') }),
+  closedObject({ id: ref(id, 'Its id.'), version: ref(version, 'Its exact version.') }),
 );
 
 /** `validator_id@version` key of the validator receipt map. */
@@ -176,11 +177,11 @@ if (Limits.receipts !== Limits.artifacts * 4) throw new Error('artifact-digests 
 export const hostBinding = define(
   'host-binding',
   closedObject({
-    harness: ref(harness, 'As received.'),
-    adapter_id: ref(id, 'As received.'),
-    adapter_version: ref(version, 'As received.'),
-    host_capabilities: ref(hostCapabilities, 'As received.'),
-    validator_capabilities: ref(validatorCapabilities, 'As received.'),
+    harness: ref(harness),
+    adapter_id: ref(id),
+    adapter_version: ref(version),
+    host_capabilities: ref(hostCapabilities),
+    validator_capabilities: ref(validatorCapabilities),
   }),
 );
 
@@ -190,8 +191,8 @@ export const validatorReceipts = define(
   mapOf(
     ref(validatorKey),
     closedObject({
-      outcome: { type: 'string', enum: ['passed'], description: 'As received.' },
-      input_sha256: ref(sha256, 'As received.'),
+      outcome: { enum: ['passed'] },
+      input_sha256: ref(sha256),
     }),
   ),
 );
