@@ -62,7 +62,7 @@ function boundedValue(depth: number): NamedShape {
 
 const confirmationSchema: JsonObject = closedObject({
   confirmed_by: { enum: ['participant'], description: 'Always "participant".' },
-  confirmed_at: ref(timestamp, 'RFC 3339 time the person confirmed this value (renew on change).'),
+  confirmed_at: ref(timestamp, 'RFC 3339 time of confirmation (renew on change).'),
 });
 
 /**
@@ -75,12 +75,11 @@ export const confirmedStateProjectionDef = publish(
   closedObject({
     state: {
       ...mapOf(ref(stateField), ref(boundedValue(3)), Limits.stateFields),
-      description:
-        "Field → JSON value the person confirmed (start: at least `objective`); valid against the workflow's confirmed-state schema.",
+      description: "Field → value the person confirmed; valid against the workflow's confirmed-state schema.",
     },
     confirmations: {
       ...mapOf(ref(stateField), confirmationSchema, Limits.stateFields),
-      description: 'Field → who confirmed it and when; one entry for every field of `state`.',
+      description: 'Field → its confirmation; one per field of `state`.',
     },
   }),
 );
@@ -93,14 +92,14 @@ export const repositoryPolicyDef = publish(
     {
       conflict: {
         type: 'boolean',
-        description: "true if any system, user, repository or host policy forbids the workflow's writes.",
+        description: "true if any policy forbids the workflow's writes.",
       },
       protected_paths: {
         type: 'array',
         maxItems: Limits.listItems,
         uniqueItems: true,
         items: ref(path),
-        description: 'Optional: project-relative paths policy protects; a declared write inside one is a conflict.',
+        description: 'Optional: paths policy protects (a declared write inside one conflicts).',
       },
     },
     ['protected_paths'],
@@ -114,10 +113,10 @@ export const hostDeclarationDef = publish(
   closedObject(
     {
       harness: ref(harness, 'Which harness you are.'),
-      adapter: ref(pinnedRef, "The workflow's pinned host adapter for your harness (id and version); omit to be told."),
+      adapter: ref(pinnedRef, "The workflow's pinned adapter for your harness; omit to be told."),
       host_capabilities: ref(hostCapabilities, 'Only capabilities this host really has.'),
       validator_capabilities: ref(validatorCapabilities, 'What validator subagents here can really read.'),
-      repository_policy: ref(repositoryPolicyDef, 'What policy says about the workflow writing files here.'),
+      repository_policy: ref(repositoryPolicyDef, "What policy says about the workflow's writes."),
     },
     ['adapter'],
   ),

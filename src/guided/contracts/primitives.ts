@@ -71,7 +71,8 @@ export const release = define('release', {
   maxLength: Limits.releaseLength,
   pattern: '^[a-z0-9][a-z0-9.-]{0,127}$',
 });
-export const sha256 = define('sha256', { type: 'string', minLength: 64, maxLength: 64, pattern: '^[0-9a-f]{64}$' });
+/** Lower-case hex SHA-256 (the pattern fixes the length; `maxLength` states the bound every string has). */
+export const sha256 = define('sha256', { type: 'string', maxLength: 64, pattern: '^[0-9a-f]{64}$' });
 export const keyId = define('key-id', { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9._-]{1,64}$' });
 /** RFC 3339 timestamp (checked by pattern: the strict compiler has no `format` vocabulary). */
 export const timestamp = define('timestamp', {
@@ -79,10 +80,9 @@ export const timestamp = define('timestamp', {
   maxLength: Limits.timestampLength,
   pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$',
 });
-/** A project-relative POSIX path (normalisation is checked by the engine, not only by pattern). */
+/** A project-relative POSIX path, at least one character (normalisation is checked by the engine, not only by pattern). */
 export const path = define('path', {
   type: 'string',
-  minLength: 1,
   maxLength: Limits.pathLength,
   pattern: '^[^/\\\\\\u0000-\\u001f\\u007f][^\\\\\\u0000-\\u001f\\u007f]*$',
 });

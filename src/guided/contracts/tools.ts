@@ -75,7 +75,7 @@ export const COPIED_UNCHANGED: readonly string[] = [
 ];
 
 const CHECKPOINT = 'The `checkpoint` object of the latest result, unchanged.';
-const STATE = 'The confirmed state that checkpoint was issued with (its digest is bound), unchanged.';
+const STATE = 'The confirmed state that checkpoint was issued with, unchanged.';
 
 export const startInput = toolSchema(
   'rimthan.start-workflow.input',
