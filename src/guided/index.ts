@@ -24,3 +24,7 @@ export { renderHostAsset } from './host/render.js';
 export { HOST_CAPABILITY_BITS, VALIDATOR_CAPABILITY_BITS } from './checkpoint/codec.js';
 export { migrationFacts, resolveMigrationTarget } from './engine/migrate.js';
 export type { MigrationFacts, MigrationSource, MigrationTarget } from './engine/migrate.js';
+export { elicitedContinue } from './elicit/elicited-continue.js';
+export type { ElicitedContinueDeps, ElicitedRound, FormAnswer } from './elicit/elicited-continue.js';
+export { questionForm } from './elicit/question-form.js';
+export type { QuestionForm } from './elicit/question-form.js';
