@@ -2,7 +2,7 @@
  * `rimthan serve`: builds the chosen profile once, then serves it over stdio (one server for the process) or stateless
  * Streamable HTTP (one server per request). Needs no configuration; notices go to stderr, stdout carries only protocol.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import { TokenSigner } from '../../core/index.js';
 import { ANONYMOUS, anyOf, NO_AUTHENTICATION, staticTokenAuthenticator } from '../../identity/index.js';
 import type { Principal } from '../../identity/index.js';
@@ -255,9 +255,13 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
       : await runs(parsed, io, maxBytes, transport === 'stdio');
   try {
     if (transport === 'stdio') {
-      await serveStdio(serving.serverFor(serving.stdioPrincipal), Promise.race([io.untilStopped(), clientGone()]), {
-        maxMessageBytes: maxBytes,
-      });
+      await serveStdio(
+        () => serving.serverFor(serving.stdioPrincipal),
+        Promise.race([io.untilStopped(), clientGone()]),
+        {
+          maxMessageBytes: maxBytes,
+        },
+      );
       return;
     }
     // The listen address is also a name clients may use (an IPv6 literal appears in Host in brackets).
