@@ -7,5 +7,4 @@
  */
 export { startAdminServer, adminRequestListener, ADMIN_LIMITS } from './server.js';
 export type { AdminServerOptions, AdminEndpoint, MetricsSource } from './server.js';
-export { followerMetricsSource } from './follower-metrics.js';
 export { adminAuthenticator, ADMIN_SCOPE } from './gate.js';

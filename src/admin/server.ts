@@ -13,7 +13,9 @@
  *   GET    /admin/channels/history             channel changes, newest first (`?channel=&limit=`)
  *   GET    /admin/audit                        audited actions, newest first (`?limit=`)
  *
- * Every route but healthz needs a principal with `rimthan:admin`. Nothing is logged per request.
+ * Every route but healthz needs a principal with `rimthan:admin`. Nothing is logged per request. Without a release
+ * store (the runs profile) only healthz, readyz (ready once listening) and metrics are served; the release routes
+ * answer 404 `not_found`.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
@@ -30,7 +32,7 @@ import { sendBody, sendError, sendJson } from './respond.js';
 import type { AdminError } from './respond.js';
 import { channelViews, releaseDetail, releaseRow } from './views.js';
 
-/** Where `GET /admin/metrics` comes from (the service metrics registry, or a small stand-in). */
+/** Where `GET /admin/metrics` comes from (the process's ServiceMetrics). */
 export interface MetricsSource {
   readonly contentType: string;
   render(): Promise<string>;
@@ -46,9 +48,9 @@ export const ADMIN_LIMITS = {
 export interface AdminServerOptions {
   readonly host?: string;
   readonly port: number;
-  readonly store: ReleaseStore;
-  /** This replica's follower: readyz, and refreshed at once after a change made here. */
-  readonly follower: ReleaseFollower;
+  /** The release store and this replica's follower (readyz; refreshed at once after a change made here); none for
+   * the runs profile. */
+  readonly releases?: { readonly store: ReleaseStore; readonly follower: ReleaseFollower };
   /** Who may call (see gate.ts). */
   readonly authenticator: Authenticator;
   readonly metrics: MetricsSource;
@@ -143,18 +145,15 @@ function methodNotAllowed(allow: string): never {
 
 /** The request listener (exported for embedding). */
 export function adminRequestListener(opts: AdminServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { store, follower } = opts;
-
-  async function afterChange(): Promise<void> {
-    await follower.refresh().catch(() => undefined);
-  }
+  const releases = opts.releases;
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL, who: Principal): Promise<void> {
     const path = url.pathname;
     const method = req.method ?? 'GET';
     if (path === '/admin/readyz') {
       if (method !== 'GET') methodNotAllowed('GET');
-      const s = follower.state();
+      if (releases === undefined) return sendJson(res, 200, { status: 'ready' });
+      const s = releases.follower.state();
       if (s.active === null) {
         return sendJson(res, 503, {
           status: 'not_ready',
@@ -176,6 +175,20 @@ export function adminRequestListener(opts: AdminServerOptions): (req: IncomingMe
       if (method !== 'GET') methodNotAllowed('GET');
       return sendBody(res, 200, await opts.metrics.render(), opts.metrics.contentType);
     }
+    if (releases === undefined) throw new Refusal(refuse('not_found', 'no such admin endpoint (no release store)'));
+    await releaseRoute(req, res, url, who, releases);
+  }
+
+  async function releaseRoute(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    who: Principal,
+    { store, follower }: NonNullable<AdminServerOptions['releases']>,
+  ): Promise<void> {
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    const afterChange = (): Promise<void> => follower.refresh().catch(() => undefined);
     if (path === '/admin/releases') {
       if (method === 'GET') {
         const [infos, channels] = await Promise.all([store.listReleases(), store.readChannels()]);

@@ -1,9 +1,10 @@
 /**
  * `rimthan serve --admin-port N [--admin-host H] [--admin-token-file PATH]`: the Admin API's settings, checked once at
  * start (an admin listener without admin credentials is refused), and the listener itself, announced on stderr as
- * `admin listening on URL`. Admin tokens also authenticate on /mcp, where they are just participants.
+ * `admin listening on URL`. Admin tokens also authenticate on /mcp, where they are just participants. The runs
+ * profile's admin listener has no release store: healthz, readyz and metrics only.
  */
-import { adminAuthenticator, followerMetricsSource, startAdminServer } from '../admin/index.js';
+import { adminAuthenticator, startAdminServer } from '../admin/index.js';
 import type { AdminEndpoint, MetricsSource } from '../admin/index.js';
 import type { Authenticator } from '../identity/index.js';
 import type { ReleaseFollower, ReleaseStore } from '../registry/index.js';
@@ -34,13 +35,14 @@ export interface AdminSettings {
 
 /**
  * The admin settings, or undefined when no `--admin-port` was given (then `--admin-host` and `--admin-token-file` are
- * refused). `what` says which serve configuration this is, for the refusal of an admin listener it cannot have.
+ * refused). `context` says which serve configuration this is: HTTP or not, and whether `--releases` names a store of
+ * the operator's (`none`: the profile has no release store, the runs profile).
  */
 export function adminSettings(
   parsed: Parsed,
   io: CliIo,
   topic: string,
-  context: { readonly http: boolean; readonly releases: boolean },
+  context: { readonly http: boolean; readonly releases: boolean | 'none' },
 ): AdminSettings | undefined {
   const port = intOption(parsed, 'admin-port', 0, 65535, topic);
   if (port === undefined) {
@@ -50,7 +52,7 @@ export function adminSettings(
     return undefined;
   }
   if (!context.http) throw new UsageError('--admin-port applies only to --transport http', topic);
-  if (!context.releases) {
+  if (context.releases === false) {
     throw new UsageError(
       '--admin-port needs --releases DIR or --releases postgres://… (the packaged releases are read-only)',
       topic,
@@ -67,12 +69,12 @@ export function adminSettings(
 }
 
 export interface StartAdminOptions {
-  readonly store: ReleaseStore;
-  readonly follower: ReleaseFollower;
+  /** The release store and this replica's follower (workflow-engine profile). */
+  readonly releases?: { readonly store: ReleaseStore; readonly follower: ReleaseFollower };
   /** The participant authenticator of /mcp: its principals lack `rimthan:admin` and are refused with 403. */
   readonly participant: Authenticator;
-  /** The service metrics; default: the follower's state in Prometheus text. */
-  readonly metrics?: MetricsSource;
+  /** The process's service metrics. */
+  readonly metrics: MetricsSource;
   readonly onFault?: (error: unknown) => void;
 }
 
@@ -87,10 +89,9 @@ export async function startAdminListener(
     endpoint = await startAdminServer({
       host: settings.host,
       port: settings.port,
-      store: opts.store,
-      follower: opts.follower,
+      ...(opts.releases === undefined ? {} : { releases: opts.releases }),
       authenticator: adminAuthenticator(settings.tokens, opts.participant),
-      metrics: opts.metrics ?? followerMetricsSource(opts.follower),
+      metrics: opts.metrics,
       ...(opts.onFault === undefined ? {} : { onFault: opts.onFault }),
     });
   } catch (error) {

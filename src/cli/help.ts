@@ -30,7 +30,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Every message: docs/cli.md.`;
 
 const SERVE = `Usage: rimthan serve [options]
 
-Runs the MCP server. stdout carries only MCP protocol messages (stdio); notices go to stderr.
+Runs the MCP server. stdout carries only MCP protocol messages (stdio); notices and event lines go to stderr.
 
 Options:
   --profile P         workflow-engine (default): the four guided tools, release resources, bootstrap prompt
@@ -52,7 +52,9 @@ Options:
                       /.well-known/oauth-protected-resource and named in every 401's WWW-Authenticate
   --releases STORE    workflow-engine: a folder release store, or postgres://...[?schema=NAME] (the store
                       replicas share; schema default rimthan_releases) (default: the packaged releases)
-  --admin-port N      start the Admin API on its own listener (0 picks a free port; http only; needs --releases)
+  --admin-port N      start the Admin API on its own listener, with the Prometheus metrics at /admin/metrics
+                      (0 picks a free port; http only; workflow-engine: needs --releases; runs: healthz,
+                      readyz and metrics only)
   --admin-host H      Admin API listen address (default 127.0.0.1)
   --admin-token-file PATH
                       admin tokens, one per line (or RIMTHAN_ADMIN_BEARER_TOKEN); required with --admin-port
@@ -67,6 +69,9 @@ Options:
   --fail-removed-versions
                       runs: fail the unfinished runs of flow versions --flows no longer has (default: refuse to
                       start and name them)
+  --log-format F      text (default): "rimthan: ..." lines for a person; json: one JSON object per event line
+                      (start, release_change, release_refresh_failed, release_refresh_recovered, fault, stop) for
+                      a log collector; the "listening on URL" notices stay plain text in both
 
 Environment:
   RIMTHAN_WORKFLOW_SIGNING_SECRET         active checkpoint signing secret (>= 32 bytes); unset: a generated key is
@@ -80,6 +85,7 @@ Environment:
   RIMTHAN_OAUTH_ISSUER, RIMTHAN_OAUTH_AUDIENCE, RIMTHAN_OAUTH_JWKS, RIMTHAN_OAUTH_RESOURCE
                                           the --oauth-* settings (an option wins over its variable)
   RIMTHAN_ADMIN_BEARER_TOKEN              admin token (instead of --admin-token-file)
+  RIMTHAN_LOG_FORMAT                      text or json (instead of --log-format)
 
 Beyond loopback (--host other than 127.0.0.1/localhost/::1) serve refuses to start without participant
 authentication, and (workflow-engine) without RIMTHAN_WORKFLOW_SIGNING_SECRET from the environment.`;

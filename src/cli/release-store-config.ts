@@ -1,7 +1,7 @@
 /**
  * The release store `rimthan serve` and `rimthan console` open: `--releases DIR` (a folder store), `--releases
  * postgres://…[?schema=NAME]` (the shared PostgreSQL store), or the packaged releases. `serve` follows it with a
- * ReleaseFollower (notifications plus a poll) and reports channel changes and refused refreshes on stderr, once each.
+ * ReleaseFollower (notifications plus a poll); its events become log lines (serve-observability.ts).
  */
 import type { FollowerEvents, ReleaseStore } from '../registry/index.js';
 import {
@@ -45,45 +45,6 @@ export async function openReleaseStore(spec: string | undefined, io: CliIo): Pro
     });
   }
   return store;
-}
-
-/**
- * The stderr lines a replica writes about its releases (release names and reasons only): refused refreshes always,
- * channel changes once the follower has started (the start itself is announced by `listening on`).
- */
-export function stderrFollowerEvents(io: CliIo, extra: FollowerEvents = {}): FollowerEvents & { arm(): void } {
-  let armed = false;
-  return {
-    arm: () => {
-      armed = true;
-    },
-    onActive: (release) => {
-      if (armed) io.err(`rimthan: now serving active release ${release}`);
-      extra.onActive?.(release);
-    },
-    onMigrationTarget: (release) => {
-      if (armed) {
-        io.err(
-          release === undefined
-            ? 'rimthan: migration target cleared (migration requests are refused)'
-            : `rimthan: migration target ${release}`,
-        );
-      }
-      extra.onMigrationTarget?.(release);
-    },
-    onRefreshFailed: (reason) => {
-      io.err(
-        armed
-          ? `rimthan: release refresh refused (${reason}); still serving the last verified release`
-          : `rimthan: release store not fully usable at start (${reason})`,
-      );
-      extra.onRefreshFailed?.(reason);
-    },
-    onRecovered: () => {
-      io.err('rimthan: release refresh recovered');
-      extra.onRecovered?.();
-    },
-  };
 }
 
 /**

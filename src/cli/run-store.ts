@@ -5,7 +5,7 @@
  */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { RunStore } from '../runs/index.js';
+import type { RunStore, StoreObserver } from '../runs/index.js';
 import { openRunStore, parseRunStoreSpec, probeRunStore } from '../runs/store/index.js';
 import type { RunStoreLocation } from '../runs/store/index.js';
 import { CommandFailed, reasonOf } from './errors.js';
@@ -83,6 +83,8 @@ function guardRimthanFolder(folder: string): void {
 export interface OpenStoreOptions {
   /** `serve`: create a missing SQLite file and its folder. Operator commands: refuse a store that does not exist. */
   readonly create: boolean;
+  /** Metrics hooks (commit latency, claims, lease takeovers). */
+  readonly observer?: StoreObserver;
 }
 
 /** Opens the store a setting names, as `serve` (create) or as an operator command (existing stores only). */
@@ -113,7 +115,7 @@ export async function openStore(spec: string, cwd: string, options: OpenStoreOpt
       );
     }
   }
-  const store = openRunStore(resolved.spec);
+  const store = openRunStore(resolved.spec, options.observer === undefined ? {} : { observer: options.observer });
   try {
     await store.open();
   } catch (error) {

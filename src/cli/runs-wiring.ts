@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isRimthanError } from '../core/index.js';
 import { exampleCatalog, FlowCatalog, Supervisor } from '../runs/index.js';
-import type { FlowSpec, RunStore, SupervisorOptions } from '../runs/index.js';
+import type { FlowSpec, RunStore, StoreObserver, SupervisorOptions } from '../runs/index.js';
 import { createRunTools } from '../tools/index.js';
 import type { RunTool } from '../tools/index.js';
 import { CommandFailed, reasonOf } from './errors.js';
@@ -78,12 +78,17 @@ export interface RunsStackOptions {
   readonly onFault?: (where: string, error: unknown) => void;
   /** Worker settings for serving (the defaults otherwise). */
   readonly worker?: Pick<SupervisorOptions, 'concurrency' | 'leaseMs' | 'removedVersions'>;
+  /** The store's metrics hooks (serving). */
+  readonly observer?: StoreObserver;
 }
 
 /** Opens store, catalog and supervisor; `close()` stops the supervisor and closes the store. */
 export async function openRunsStack(opts: RunsStackOptions): Promise<RunsStack> {
   const catalog = await loadCatalog(opts.flows, opts.cwd);
-  const store = await openStore(opts.storeSpec, opts.cwd, { create: opts.execute });
+  const store = await openStore(opts.storeSpec, opts.cwd, {
+    create: opts.execute,
+    ...(opts.observer === undefined ? {} : { observer: opts.observer }),
+  });
   const onFault = opts.onFault;
   const supervisor = new Supervisor({
     store,

@@ -25,6 +25,16 @@ export {
   MAX_RETIRED_KEYS,
 } from './tokens.js';
 export { RimthanError, isRimthanError } from './errors.js';
+export type { FlatAnswer, FlatChoice, FlatField, FlatForm, FlatStringFormat } from './flat-form.js';
+export { FLAT_FORM_LIMITS, flatFieldOf, flatFormOf, readFlatAnswer, withDefaults } from './flat-form.js';
+export type { PendingQuestion, RequestStateCall, VerifiedRequestState } from './request-state.js';
+export {
+  DEFAULT_REQUEST_STATE_TTL_MS,
+  REQUEST_STATE_SCHEMA,
+  RequestStateCodec,
+  RequestStateError,
+  RequestStateReason,
+} from './request-state.js';
 export type { Clock } from './clock.js';
 export { systemClock } from './clock.js';
 export { packageRoot } from './package-root.js';

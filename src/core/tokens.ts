@@ -5,7 +5,11 @@ import { RimthanError } from './errors.js';
 import type { JsonObject } from './json.js';
 import { parseStrictJson, parseStrictJsonBytes } from './strict-json.js';
 
-export const TokenKind = { Checkpoint: 'checkpoint', ValidationBundle: 'validation-bundle' } as const;
+export const TokenKind = {
+  Checkpoint: 'checkpoint',
+  ValidationBundle: 'validation-bundle',
+  RequestState: 'request-state',
+} as const;
 export type TokenKind = (typeof TokenKind)[keyof typeof TokenKind];
 
 export type TokenVerification =

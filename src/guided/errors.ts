@@ -28,6 +28,7 @@ export const ProtocolReason = {
   ReportInputMismatch: 'report_input_mismatch',
   ReportHostMismatch: 'report_host_mismatch',
   ReusedReceiptMissing: 'reused_receipt_missing',
+  ElicitedAnswerInvalid: 'elicited_answer_invalid',
 } as const;
 export type ProtocolReason = (typeof ProtocolReason)[keyof typeof ProtocolReason];
 

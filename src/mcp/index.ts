@@ -30,6 +30,7 @@ export {
 export type { HttpEndpoint, HttpTransportOptions, HttpTimeouts } from './http.js';
 export { CACHE_CONTROL } from './http-guards.js';
 export { listenHttp, type BoundListener } from './listen.js';
+export { isClientDisconnect } from './http-body.js';
 export { serveStdio, StrictStdioTransport } from './stdio.js';
 export type { StdioOptions } from './stdio.js';
 export { loadSigningSetup, rimthanStateDirectory } from './signing-key.js';

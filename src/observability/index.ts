@@ -5,5 +5,11 @@
  * participant sent. The transports and stores report to them through narrow hooks (a tool-call observer, an HTTP
  * status observer, the run store's `StoreObserver`).
  */
-export { ServiceMetrics, type ReleaseChannel, type ServiceMetricsOptions, type ToolCallStatus } from './metrics.js';
+export {
+  ServiceMetrics,
+  type ClientAbortReason,
+  type ReleaseStateSource,
+  type ServiceMetricsOptions,
+  type ToolCallStatus,
+} from './metrics.js';
 export { errorKindOf, jsonLogger, type LogEvent, type LogFields, type StructuredLogger } from './log.js';

@@ -6,7 +6,8 @@
  */
 
 /** The events a Rimthan process logs. */
-export type LogEvent = 'start' | 'release_change' | 'release_refresh_failed' | 'fault' | 'stop';
+export type LogEvent =
+  'start' | 'release_change' | 'release_refresh_failed' | 'release_refresh_recovered' | 'fault' | 'stop';
 
 /** The fields an event may carry, each a short closed word, a number or an operator-given name. */
 export interface LogFields {
@@ -21,6 +22,12 @@ export interface LogFields {
   readonly kind?: string;
   /** Where a fault happened (`http`, `tools/call`, a tool name, `supervisor`). */
   readonly where?: string;
+  /**
+   * Why a release refresh was refused, as the follower words it: channel names, release names, entry names and
+   * closed reason codes (`active: research-2026.12.1 digest_mismatch at asset prompt/brief@1.0.0`), release content
+   * only.
+   */
+  readonly reason?: string;
   readonly version?: string;
 }
 
@@ -29,10 +36,13 @@ const LEVEL: Readonly<Record<LogEvent, 'info' | 'warn' | 'error'>> = {
   stop: 'info',
   release_change: 'info',
   release_refresh_failed: 'warn',
+  release_refresh_recovered: 'info',
   fault: 'error',
 };
 
 const SAFE = /^[\w.:/@[\]-]{1,256}$/;
+/** A reason is a few such words with spaces, semicolons and parentheses between them. */
+const SAFE_REASON = /^[\w.:/@[\]() ;,-]{1,1024}$/;
 
 /** A field value as logged: a URL loses its query and fragment; anything not a short safe word becomes `other`. */
 function safe(key: keyof LogFields, value: string): string {
@@ -45,7 +55,7 @@ function safe(key: keyof LogFields, value: string): string {
       return 'other';
     }
   }
-  return SAFE.test(text) ? text : 'other';
+  return (key === 'reason' ? SAFE_REASON : SAFE).test(text) ? text : 'other';
 }
 
 /** The kind of an error: its `code` when it is a closed word, else its class name. */

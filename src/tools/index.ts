@@ -16,3 +16,7 @@ export { MAX_LISTED_DEFINITIONS } from './definition-list.js';
 export { PAGE_LIMIT } from './schemas.js';
 export type { OpenAiFunctionTool, OpenAiToolCall } from './adapters/openai.js';
 export { dispatchOpenAiToolCall, toOpenAiFunctionTools } from './adapters/openai.js';
+export { createRunHandles, HandlePhase } from './run-handles.js';
+export type { ResumeAnswer, ResumeRound, RunHandles } from './run-handles.js';
+export { resumeFormFor } from './resume-form.js';
+export type { ResumeForm } from './resume-form.js';

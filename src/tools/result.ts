@@ -13,6 +13,8 @@ export const RunToolErrorCode = {
   InvalidInput: 'invalid_input',
   ResumeNotSupported: 'resume_not_supported',
   Unavailable: 'unavailable',
+  /** The person asked through a form declined to answer (elicited resume only). */
+  Declined: 'declined',
   Internal: 'internal',
 } as const;
 export type RunToolErrorCode = (typeof RunToolErrorCode)[keyof typeof RunToolErrorCode];

@@ -7,13 +7,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { adminAuthenticator, followerMetricsSource, startAdminServer } from '../../src/admin/index.js';
+import { adminAuthenticator, startAdminServer } from '../../src/admin/index.js';
 import type { AdminEndpoint } from '../../src/admin/index.js';
 import { packageRoot } from '../../src/core/index.js';
 import { principalIdOf, staticTokenAuthenticator } from '../../src/identity/index.js';
 import { FolderReleaseStore, ReleaseFollower } from '../../src/registry/index.js';
 import { tempDir } from '../registry/helpers.js';
 import { adminCall } from '../support/serve-process.js';
+import { releaseMetrics } from '../support/release-metrics.js';
 
 const ADMIN = 'admin-token-abcdefghijklmnop0123';
 const PARTICIPANT = 'participant-token-abcdefghijklm';
@@ -33,10 +34,9 @@ describe('Admin API', () => {
     follower = await ReleaseFollower.start(store, { pollIntervalMs: 0, allowEmpty: true });
     endpoint = await startAdminServer({
       port: 0,
-      store,
-      follower,
+      releases: { store, follower },
       authenticator: adminAuthenticator([ADMIN], staticTokenAuthenticator([PARTICIPANT])),
-      metrics: followerMetricsSource(follower),
+      metrics: releaseMetrics(follower),
     });
     url = endpoint.url;
   });
@@ -176,6 +176,6 @@ describe('Admin API', () => {
     assert.equal(nowhere.headers.get('cache-control'), 'no-store');
     const metrics = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${ADMIN}` } });
     assert.match(metrics.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
-    assert.match(await metrics.text(), new RegExp(`rimthan_release_active_info\\{release="${NEW}"\\} 1`));
+    assert.match(await metrics.text(), new RegExp(`rimthan_release_info\\{channel="active",release="${NEW}"\\} 1`));
   });
 });

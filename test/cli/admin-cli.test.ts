@@ -8,13 +8,14 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { adminAuthenticator, followerMetricsSource, startAdminServer } from '../../src/admin/index.js';
+import { adminAuthenticator, startAdminServer } from '../../src/admin/index.js';
 import type { AdminEndpoint } from '../../src/admin/index.js';
 import { packageRoot } from '../../src/core/index.js';
 import { staticTokenAuthenticator } from '../../src/identity/index.js';
 import { FolderReleaseStore, ReleaseFollower } from '../../src/registry/index.js';
 import { tempDir } from '../registry/helpers.js';
 import { MAIN } from '../support/serve-process.js';
+import { releaseMetrics } from '../support/release-metrics.js';
 
 const ROOT = packageRoot();
 const ADMIN = 'admin-cli-token-0123456789abcdef';
@@ -73,10 +74,9 @@ describe('rimthan admin against a real Admin API', () => {
     follower = await ReleaseFollower.start(store, { pollIntervalMs: 0, allowEmpty: true });
     endpoint = await startAdminServer({
       port: 0,
-      store,
-      follower,
+      releases: { store, follower },
       authenticator: adminAuthenticator([ADMIN], staticTokenAuthenticator([PARTICIPANT])),
-      metrics: followerMetricsSource(follower),
+      metrics: releaseMetrics(follower),
     });
     url = endpoint.url;
     const tampered = JSON.parse(readFileSync(join(DIST, `${OLD}.json`), 'utf8')) as { workflows: { title: string }[] };
@@ -134,10 +134,9 @@ describe('rimthan admin against a real Admin API', () => {
     const freshFollower = await ReleaseFollower.start(fresh, { pollIntervalMs: 0, allowEmpty: true });
     const freshEndpoint = await startAdminServer({
       port: 0,
-      store: fresh,
-      follower: freshFollower,
+      releases: { store: fresh, follower: freshFollower },
       authenticator: adminAuthenticator([ADMIN], staticTokenAuthenticator([PARTICIPANT])),
-      metrics: followerMetricsSource(freshFollower),
+      metrics: releaseMetrics(freshFollower),
     });
     const single = freshEndpoint.url;
     try {

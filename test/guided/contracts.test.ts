@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { checkSchemaDocument } from '../../src/core/index.js';
 import type { JsonObject, JsonValue } from '../../src/core/index.js';
 import { GUIDED_SCHEMA_RESOURCES, GUIDED_TOOL_CONTRACTS } from '../../src/guided/index.js';
+import { COPIED_UNCHANGED } from '../../src/guided/contracts/tools.js';
 import { PROTOCOL_SCHEMA_IDS } from '../../src/registry/reserved-schema-ids.js';
 
 /** Every sub-schema of a schema document, with its JSON pointer. */
@@ -126,10 +127,18 @@ describe('guided tool contracts', () => {
   });
 
   test('every property of the four input schemas tells a model what to send', () => {
+    // Inside a shape the harness copies back unchanged, the argument holding it says so (checked below).
+    const copied = (path: string): boolean => COPIED_UNCHANGED.some((name) => path.startsWith(`#/$defs/${name}/`));
     for (const c of GUIDED_TOOL_CONTRACTS) {
+      for (const [name, property] of Object.entries(c.inputSchema['properties'] as JsonObject)) {
+        const target = ((property as JsonObject)['$ref'] as string | undefined)?.replace('#/$defs/', '');
+        if (target !== undefined && COPIED_UNCHANGED.includes(target)) {
+          assert.match((property as JsonObject)['description'] as string, /unchanged/, `${c.name} ${name}`);
+        }
+      }
       for (const [path, s] of subschemas(c.inputSchema)) {
         const properties = s['properties'] as JsonObject | undefined;
-        if (properties === undefined) continue;
+        if (properties === undefined || copied(`${path}/`)) continue;
         for (const [name, property] of Object.entries(properties)) {
           const description = (property as JsonObject)['description'];
           assert.equal(typeof description, 'string', `${c.name} ${path}/properties/${name} has a description`);

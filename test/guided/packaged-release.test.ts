@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { packageRoot } from '../../src/core/index.js';
 import type { JsonObject } from '../../src/core/index.js';
-import { createReleaseScope } from '../../src/guided/index.js';
+import { RequestStateCodec } from '../../src/core/index.js';
+import { createReleaseScope, elicitedContinue } from '../../src/guided/index.js';
 import type { ReleaseScope } from '../../src/guided/index.js';
 import { verifyReleaseFile } from '../../src/registry/index.js';
 import type { Harness } from '../../src/registry/model.js';
 import type { Position } from './fixtures/drive.js';
 import { moved, passStep, proceed, stepId } from './fixtures/drive.js';
-import { Session, confirmed } from './fixtures/harness.js';
+import { Session, confirmed, signerFor } from './fixtures/harness.js';
 
 const ACTIVE = readFileSync(join(packageRoot(), 'releases', 'ACTIVE'), 'utf8').trim();
 const file = join(packageRoot(), 'releases', 'dist', `${ACTIVE}.json`);
@@ -106,6 +107,7 @@ function run(
   harness: Harness,
   route: string,
   validatorCapabilities?: string[],
+  answer: typeof answerRoute = answerRoute,
 ): Position & { statuses: string[] } {
   const statuses: string[] = [];
   const state = confirmed({ objective: 'Pick a queue for billing', decision_question: QUESTION }, session.clock.iso());
@@ -127,7 +129,7 @@ function run(
       if (result['status'] === 'input_required') {
         // The gated step's work is accepted; its branch asks the route question (the step payload stays ours).
         pos = { ...moved(pos, result), step: pos.step };
-        pos = answerRoute(session, pos, result, route, statuses);
+        pos = answer(session, pos, result, route, statuses);
         continue;
       }
       assert.equal(result['status'], 'advanced', JSON.stringify(result));
@@ -136,7 +138,7 @@ function run(
     }
     const result = proceed(session, pos);
     if (result['status'] === 'input_required') {
-      pos = answerRoute(session, pos, result, route, statuses);
+      pos = answer(session, pos, result, route, statuses);
       continue;
     }
     assert.equal(result['status'], 'active');
@@ -161,6 +163,41 @@ function answerRoute(session: Session, pos: Position, asked: JsonObject, route: 
   return moved(pos, routed, next);
 }
 
+/** Answers the route question as a person would through a form: asked, then answered in the second round. */
+function answerByForm(session: Session, pos: Position, asked: JsonObject, route: string, statuses: string[]): Position {
+  const deps = {
+    engine: session.engine,
+    codec: new RequestStateCodec(signerFor(), session.clock),
+    clock: session.clock,
+  };
+  const call = {
+    tool: 'rimthan.continue_workflow',
+    arguments: { checkpoint: pos.checkpoint, confirmed_state: pos.state },
+    principalId: undefined,
+  };
+  const first = elicitedContinue(deps, session.scope, call, undefined);
+  assert.equal(first.kind, 'ask');
+  const question = asked['question'] as JsonObject;
+  assert.equal(first.message, question['prompt']);
+  const field = first.form.properties['research_route'];
+  assert.ok(field !== undefined && 'oneOf' in field);
+  assert.deepEqual(
+    field.oneOf.map((c) => ({ value: c.const, label: c.title })),
+    question['options'],
+  );
+  session.clock.advance(1000);
+  const done = elicitedContinue(deps, session.scope, call, {
+    requestState: first.requestState,
+    action: 'accept',
+    content: { research_route: route },
+  });
+  assert.equal(done.kind, 'result');
+  statuses.push(`${stepId(pos)}:form:${done.result['status'] as string}`);
+  assert.equal(done.result['status'], 'active', JSON.stringify(done.result['blockers']));
+  assert.ok(done.confirmedState !== undefined);
+  return moved(pos, done.result, done.confirmedState);
+}
+
 describe('packaged release', { skip: existsSync(file) ? false : `releases/dist/${ACTIVE}.json is not built` }, () => {
   test('packaged workflow executes every gate to completed', () => {
     const verified = verifyReleaseFile(readFileSync(file));
@@ -175,5 +212,15 @@ describe('packaged release', { skip: existsSync(file) ? false : `releases/dist/$
       assert.equal(done.checkpoint['current_step'], last);
       assert.ok(Buffer.byteLength(done.checkpoint['token'] as string) <= 2048);
     }
+  });
+
+  test('the route question answered through a form leads through the same workflow to completed', () => {
+    const verified = verifyReleaseFile(readFileSync(file));
+    assert.ok(verified.ok, verified.ok ? '' : verified.reason);
+    const scope = createReleaseScope(verified.release);
+    const done = run(new Session(scope), 'claude-code', 'prototype-spike', undefined, answerByForm);
+    assert.ok(done.statuses.includes('select-route:form:active'), done.statuses.join(' '));
+    assert.ok(done.statuses.includes('prototype-spike:submit:advanced'), done.statuses.join(' '));
+    assert.equal(done.checkpoint['current_step'], 'decision-record');
   });
 });

@@ -25,10 +25,13 @@ const MARKER = 'participant-marker-91c7f3e0a2';
 
 test('a scrape after a full workflow counts calls and statuses, and holds no marker, principal or token', async () => {
   const metrics = new ServiceMetrics();
-  metrics.release('active', 'research-2026.11.1');
-  metrics.release('migration-target', 'research-2026.12.1');
-  metrics.release('migration-target', undefined);
-  metrics.releaseRefreshFailed();
+  metrics.followReleases(() => ({
+    active: { release: 'research-2026.11.1', manifest_sha256: 'a'.repeat(64) },
+    migration_target: null,
+    degraded: 'active: research-2026.12.1 digest_mismatch',
+    refreshes: 7,
+    refresh_failures: 1,
+  }));
   const profile = createWorkflowEngineProfile({
     releases: storeReleaseProvider(packagedReleaseStore(), { refreshIntervalMs: 0 }),
     signer: testSigner(),
@@ -89,6 +92,8 @@ test('a scrape after a full workflow counts calls and statuses, and holds no mar
   assert.equal(value(/rimthan_release_info\{channel="active",release="research-2026.11.1"\}/), 1);
   assert.doesNotMatch(text, /channel="migration-target"/);
   assert.equal(value(/rimthan_release_refresh_failures_total/), 1);
+  assert.equal(value(/rimthan_release_refreshes_total/), 7);
+  assert.equal(value(/rimthan_release_degraded/), 1);
   assert.ok(value(/rimthan_process_resident_memory_bytes/) > 0);
   // Two instances never share figures.
   assert.doesNotMatch(await new ServiceMetrics({ processMetrics: false }).render(), /tool="rimthan/);
@@ -97,7 +102,15 @@ test('a scrape after a full workflow counts calls and statuses, and holds no mar
 test('labels never carry free text: an unknown code or odd release name counts as "other"', async () => {
   const metrics = new ServiceMetrics({ processMetrics: false });
   metrics.toolCall('rimthan.start_workflow', 'tool_error', `bad code with ${MARKER} spaces`, 0.01);
-  metrics.release('active', `release ${MARKER}`);
+  metrics.followReleases(() => ({
+    active: { release: `release ${MARKER}`, manifest_sha256: 'a'.repeat(64) },
+    migration_target: null,
+    degraded: null,
+    refreshes: 1,
+    refresh_failures: 0,
+  }));
+  metrics.clientAbort('reset');
+  metrics.fault(`where ${MARKER}`);
   const observer = metrics.storeObserver();
   observer.commitBatch?.({ writes: 3, durationMs: 2, ok: true });
   observer.claimed?.({ runs: 2, takeovers: 1 });
@@ -109,6 +122,9 @@ test('labels never carry free text: an unknown code or odd release name counts a
   assert.match(text, /rimthan_runs_commits_total\{outcome="ok"\} 3/);
   assert.match(text, /rimthan_runs_lease_takeovers_total 1/);
   assert.match(text, /rimthan_runs\{status="completed"\} 5/);
+  assert.match(text, /rimthan_release_degraded 0/);
+  assert.match(text, /rimthan_http_client_aborts_total\{reason="reset"\} 1/);
+  assert.match(text, /rimthan_internal_faults_total\{where="other"\} 1/);
 });
 
 test('log lines are one JSON object each, with safe fields only: no query string, no error message', () => {

@@ -1,8 +1,9 @@
 /**
  * `rimthan serve`: builds the chosen profile once, then serves it over stdio (one server for the process) or stateless
- * Streamable HTTP (one server per request). Needs no configuration; notices go to stderr, stdout carries only protocol.
+ * Streamable HTTP (one server per request). Needs no configuration; notices and event lines (text or JSON,
+ * `--log-format`) go to stderr, stdout carries only protocol. One ServiceMetrics per process, served by the Admin API.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import { TokenSigner } from '../../core/index.js';
 import { ANONYMOUS, anyOf, NO_AUTHENTICATION, staticTokenAuthenticator } from '../../identity/index.js';
 import type { Principal } from '../../identity/index.js';
@@ -11,6 +12,7 @@ import {
   createRunsProfileFactory,
   createWorkflowEngineProfile,
   loadSigningSetup,
+  packageVersion,
   ProfileName,
   followerReleaseProvider,
   serveStdio,
@@ -19,7 +21,7 @@ import {
 import type { ReleaseFollower, ReleaseStore } from '../../registry/index.js';
 import { ADMIN_OPTIONS, adminSettings, startAdminListener } from '../admin-wiring.js';
 import type { AdminSettings } from '../admin-wiring.js';
-import { followReleases, openReleaseStore, stderrFollowerEvents } from '../release-store-config.js';
+import { followReleases, openReleaseStore } from '../release-store-config.js';
 import { choiceOption, intOption, parseCommand, stringList, stringOption } from '../args.js';
 import type { Parsed } from '../args.js';
 import { CommandFailed, reasonOf, UsageError } from '../errors.js';
@@ -28,7 +30,9 @@ import { SUPERVISOR_DEFAULTS } from '../../runs/index.js';
 import { DEFAULT_RUN_STORE, resolveStoreSpec } from '../run-store.js';
 import { openRunsStack, type RunsStackOptions } from '../runs-wiring.js';
 import { keepSession, sessionFileFor } from '../stdio-session.js';
-import { requestCap, stderrFaultReporter } from '../serve-config.js';
+import { requestCap } from '../serve-config.js';
+import { LOG_OPTIONS, logFormat, serveLog } from '../serve-log.js';
+import { ServeObservability } from '../serve-observability.js';
 import { checkpointMaxAgeMs } from '../checkpoint-config.js';
 import {
   IDENTITY_OPTION_NAMES,
@@ -56,6 +60,7 @@ const OPTIONS = {
   'allowed-host': { type: 'string', multiple: true },
   'allowed-origin': { type: 'string', multiple: true },
   ...ADMIN_OPTIONS,
+  ...LOG_OPTIONS,
 } as const;
 
 interface Serving {
@@ -78,6 +83,7 @@ async function workflowEngine(
   io: CliIo,
   maxBytes: number,
   admin: AdminSettings | undefined,
+  obs: ServeObservability,
 ): Promise<Serving> {
   const maxAgeMs = checkpointMaxAgeMs(io.env);
   const signing = loadSigningSetup(io.env);
@@ -89,14 +95,17 @@ async function workflowEngine(
   }
   const store = await openReleaseStore(stringOption(parsed, 'releases'), io);
   // With an Admin API the service may start empty: it becomes ready when a release is published and activated.
-  const follower = await followReleases(store, stderrFollowerEvents(io), { allowEmpty: admin !== undefined });
-  const profile = createWorkflowEngineProfile({
-    releases: followerReleaseProvider(follower),
-    signer: new TokenSigner(signing.ring),
-    checkpointMaxAgeMs: maxAgeMs,
-    maxArgumentBytes: maxBytes,
-    onFault: stderrFaultReporter(io),
-  });
+  const follower = await followReleases(store, obs.followerEvents(), { allowEmpty: admin !== undefined });
+  obs.followReleases(follower);
+  const profile = obs.observed(
+    createWorkflowEngineProfile({
+      releases: followerReleaseProvider(follower),
+      signer: new TokenSigner(signing.ring),
+      checkpointMaxAgeMs: maxAgeMs,
+      maxArgumentBytes: maxBytes,
+      onFault: obs.onFault,
+    }),
+  );
   return {
     serverFor: () => createMcpServer(profile),
     stdioPrincipal: ANONYMOUS,
@@ -129,8 +138,14 @@ function stdioSession(parsed: Parsed, storeSpec: string, io: CliIo): { id: strin
   return { id: kept.id, notice: `rimthan: runs session ${kept.id} (${verb} ${file}; --session ID overrides it)` };
 }
 
-async function runs(parsed: Parsed, io: CliIo, maxBytes: number, stdio: boolean): Promise<Serving> {
-  const onFault = stderrFaultReporter(io);
+async function runs(
+  parsed: Parsed,
+  io: CliIo,
+  maxBytes: number,
+  stdio: boolean,
+  obs: ServeObservability,
+): Promise<Serving> {
+  const onFault = obs.onFault;
   const storeSpec = stringOption(parsed, 'store') ?? DEFAULT_RUN_STORE;
   const stack = await openRunsStack({
     storeSpec,
@@ -139,7 +154,9 @@ async function runs(parsed: Parsed, io: CliIo, maxBytes: number, stdio: boolean)
     execute: true,
     onFault,
     worker: workerOptions(parsed),
+    observer: obs.metrics.storeObserver(),
   });
+  obs.countRuns(stack.store);
   const failed = stack.supervisor.deployment.failed;
   if (failed.length > 0)
     io.err(`rimthan: failed ${failed.length} unfinished run(s) of flow versions no longer deployed`);
@@ -157,7 +174,7 @@ async function runs(parsed: Parsed, io: CliIo, maxBytes: number, stdio: boolean)
   }
   if (session !== undefined) io.err(session.notice);
   return {
-    serverFor: (principal) => createMcpServer(factory.forSession(principal.id)),
+    serverFor: (principal) => createMcpServer(obs.observed(factory.forSession(principal.id))),
     stdioPrincipal: { ...ANONYMOUS, id: session?.id ?? ANONYMOUS.id },
     close: () => stack.close(),
   };
@@ -208,12 +225,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
       ['store', 'flows', 'session', 'concurrency', 'lease-ms', 'fail-removed-versions'],
       'applies only to --profile runs',
     );
-  else
-    refuseOptions(
-      parsed,
-      ['releases', 'admin-port', 'admin-host', 'admin-token-file'],
-      'applies only to --profile workflow-engine',
-    );
+  else refuseOptions(parsed, ['releases'], 'applies only to --profile workflow-engine');
   if (transport === 'stdio') {
     refuseOptions(
       parsed,
@@ -224,6 +236,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
     refuseOptions(parsed, ['session'], 'applies only to stdio (over HTTP the session is the authenticated principal)');
   }
   const maxBytes = requestCap(io.env, profileName);
+  const obs = new ServeObservability(serveLog(io, logFormat(parsed, io.env, TOPIC), packageVersion()));
   const host = stringOption(parsed, 'host') ?? '127.0.0.1';
   const identity = transport === 'http' ? await participantIdentity(parsed, io) : undefined;
   if (identity !== undefined) {
@@ -238,7 +251,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
 
   const admin: AdminSettings | undefined = adminSettings(parsed, io, TOPIC, {
     http: transport === 'http',
-    releases: parsed.values['releases'] !== undefined,
+    releases: profileName === ProfileName.Runs ? 'none' : parsed.values['releases'] !== undefined,
   });
   // An admin token on /mcp is just a participant (its own principal, no admin powers there).
   const adminAsParticipant = admin === undefined ? undefined : staticTokenAuthenticator(admin.tokens);
@@ -251,13 +264,17 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
 
   const serving =
     profileName === ProfileName.WorkflowEngine
-      ? await workflowEngine(parsed, io, maxBytes, admin)
-      : await runs(parsed, io, maxBytes, transport === 'stdio');
+      ? await workflowEngine(parsed, io, maxBytes, admin, obs)
+      : await runs(parsed, io, maxBytes, transport === 'stdio', obs);
   try {
     if (transport === 'stdio') {
-      await serveStdio(serving.serverFor(serving.stdioPrincipal), Promise.race([io.untilStopped(), clientGone()]), {
-        maxMessageBytes: maxBytes,
-      });
+      obs.log.started({ profile: profileName, transport });
+      await serveStdio(
+        () => serving.serverFor(serving.stdioPrincipal),
+        Promise.race([io.untilStopped(), clientGone()]),
+        { maxMessageBytes: maxBytes },
+      );
+      obs.log.stopped();
       return;
     }
     // The listen address is also a name clients may use (an IPv6 literal appears in Host in brackets).
@@ -272,10 +289,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
       ...(mcpAuthenticator === undefined ? {} : { authenticator: mcpAuthenticator }),
       ...(identity?.protectedResource === undefined ? {} : { protectedResource: identity.protectedResource }),
       serverFor: (principal) => serving.serverFor(principal),
-      onFault: (error) => stderrFaultReporter(io)('http', error),
+      onResponse: obs.onResponse,
+      onFault: (error) => obs.onFault('http', error),
     }).catch((error: unknown) => {
       throw listenFailure(host, port, error);
     });
+    obs.watchHttp(endpoint.server);
     io.err(
       `rimthan: ${profileName} profile listening on ${endpoint.url}${mcpAuthenticator === undefined ? ' (no bearer token)' : ''}`,
     );
@@ -284,21 +303,24 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
       io.err('rimthan: without a bearer token every HTTP caller shares the session "anonymous"');
     }
     const adminEndpoint =
-      admin === undefined || serving.releases === undefined
+      admin === undefined
         ? undefined
         : await startAdminListener(
             admin,
             {
-              ...serving.releases,
+              ...(serving.releases === undefined ? {} : { releases: serving.releases }),
               participant: authenticator ?? NO_AUTHENTICATION,
-              onFault: (error) => stderrFaultReporter(io)('admin', error),
+              metrics: obs.metrics,
+              onFault: (error) => obs.onFault('admin', error),
             },
             io,
           ).catch(async (error: unknown) => {
             await endpoint.close();
             throw error;
           });
+    obs.log.started({ profile: profileName, transport, listen: endpoint.url });
     await io.untilStopped();
+    obs.log.stopped();
     await adminEndpoint?.close();
     await endpoint.close();
   } finally {

@@ -25,11 +25,11 @@ import {
 import { define, publish, ref } from './published.js';
 import type { NamedShape } from './published.js';
 
-/** A string of confirmed state, wherever it is nested. */
-const boundedString: JsonObject = {
+/** A string of confirmed state, wherever it is nested (named once, used at every depth). */
+const boundedString = define('state-string', {
   if: { type: 'string' },
   then: { type: 'string', maxLength: Limits.stateStringChars },
-};
+});
 
 /**
  * A confirmed-state value: any JSON nested at most `depth` containers deep, every string, array and object bounded.
@@ -39,13 +39,13 @@ const boundedString: JsonObject = {
 function boundedValue(depth: number): NamedShape {
   if (depth === 0) {
     return define('state-value-0', {
-      allOf: [boundedString, { if: { type: 'array' }, then: false }, { if: { type: 'object' }, then: false }],
+      allOf: [ref(boundedString), { if: { type: 'array' }, then: false }, { if: { type: 'object' }, then: false }],
     });
   }
   const inner = ref(boundedValue(depth - 1));
   return define(`state-value-${depth}`, {
     allOf: [
-      boundedString,
+      ref(boundedString),
       { if: { type: 'array' }, then: { type: 'array', maxItems: Limits.stateArrayItems, items: inner } },
       {
         if: { type: 'object' },
@@ -61,15 +61,8 @@ function boundedValue(depth: number): NamedShape {
 }
 
 const confirmationSchema: JsonObject = closedObject({
-  confirmed_by: {
-    type: 'string',
-    enum: ['participant'],
-    description: 'Always "participant": the person confirmed this value themselves.',
-  },
-  confirmed_at: ref(
-    timestamp,
-    'RFC 3339 time the person confirmed the current value (renew it when the value changes).',
-  ),
+  confirmed_by: { enum: ['participant'], description: 'Always "participant".' },
+  confirmed_at: ref(timestamp, 'RFC 3339 time of confirmation (renew on change).'),
 });
 
 /**
@@ -82,12 +75,11 @@ export const confirmedStateProjectionDef = publish(
   closedObject({
     state: {
       ...mapOf(ref(stateField), ref(boundedValue(3)), Limits.stateFields),
-      description:
-        "Field → JSON value the person confirmed (start: at least `objective`); valid against the workflow's confirmed-state schema.",
+      description: "Field → value the person confirmed; valid against the workflow's confirmed-state schema.",
     },
     confirmations: {
       ...mapOf(ref(stateField), confirmationSchema, Limits.stateFields),
-      description: 'Field → who confirmed it and when; one entry for every field of `state`.',
+      description: 'Field → its confirmation; one per field of `state`.',
     },
   }),
 );
@@ -100,14 +92,14 @@ export const repositoryPolicyDef = publish(
     {
       conflict: {
         type: 'boolean',
-        description: "true if any system, user, repository or host policy forbids the workflow's writes.",
+        description: "true if any policy forbids the workflow's writes.",
       },
       protected_paths: {
         type: 'array',
         maxItems: Limits.listItems,
         uniqueItems: true,
         items: ref(path),
-        description: 'Optional: project-relative paths policy protects; a declared write inside one is a conflict.',
+        description: 'Optional: paths policy protects (a declared write inside one conflicts).',
       },
     },
     ['protected_paths'],
@@ -121,10 +113,10 @@ export const hostDeclarationDef = publish(
   closedObject(
     {
       harness: ref(harness, 'Which harness you are.'),
-      adapter: ref(pinnedRef, "The workflow's pinned host adapter for your harness (id and version); omit to be told."),
+      adapter: ref(pinnedRef, "The workflow's pinned adapter for your harness; omit to be told."),
       host_capabilities: ref(hostCapabilities, 'Only capabilities this host really has.'),
       validator_capabilities: ref(validatorCapabilities, 'What validator subagents here can really read.'),
-      repository_policy: ref(repositoryPolicyDef, 'What policy says about the workflow writing files here.'),
+      repository_policy: ref(repositoryPolicyDef, "What policy says about the workflow's writes."),
     },
     ['adapter'],
   ),

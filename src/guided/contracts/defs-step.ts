@@ -92,37 +92,51 @@ const modeList = define('delivery-modes', {
   items: ref(deliveryMode),
 });
 
-const hostAssetPayloadSchema: JsonObject = closedObject({
-  kind: ref(hostAssetKind),
-  id: ref(id),
-  version: ref(version),
-  title: ref(title),
-  description: { type: 'string', maxLength: Limits.descriptionLength },
-  sha256: ref(sha256),
-  uri: ref(uri),
-  content: ref(assetContent),
-  delivery_modes: ref(modeList),
-  project_local: nullable(closedObject({ path: ref(path), content: ref(assetContent), sha256: ref(sha256) })),
-});
+/**
+ * `content` of a host asset or the host adapter: sent at setup; omitted on every later step, where the entry is a
+ * reference to what setup attested (read `uri`, check `sha256`).
+ */
+const REFERENCED = ['content'];
 
-const adapterPayloadSchema: JsonObject = closedObject({
-  id: ref(id),
-  version: ref(version),
-  title: ref(title),
-  sha256: ref(sha256),
-  uri: ref(uri),
-  content: ref(assetContent),
-  compatible_harnesses: { type: 'array', maxItems: 8, uniqueItems: true, items: ref(harness) },
-  contract: closedObject({
-    required_host_capabilities: ref(hostCapabilities),
-    delivery: closedObject({ prompt: ref(modeList), skill: ref(modeList), subagent: ref(modeList) }),
-    project_local_paths: closedObject({ prompt: ref(path), skill: ref(path), subagent: ref(path) }, [
-      'prompt',
-      'skill',
-      'subagent',
-    ]),
-  }),
-});
+const hostAssetPayloadSchema: JsonObject = closedObject(
+  {
+    kind: ref(hostAssetKind),
+    id: ref(id),
+    version: ref(version),
+    title: ref(title),
+    description: { type: 'string', maxLength: Limits.descriptionLength },
+    sha256: ref(sha256),
+    uri: ref(uri),
+    content: ref(assetContent, 'Setup only; later a reference: read `uri`.'),
+    delivery_modes: ref(modeList),
+    project_local: nullable(
+      closedObject({ path: ref(path), content: ref(assetContent, 'Setup only.'), sha256: ref(sha256) }, REFERENCED),
+    ),
+  },
+  REFERENCED,
+);
+
+const adapterPayloadSchema: JsonObject = closedObject(
+  {
+    id: ref(id),
+    version: ref(version),
+    title: ref(title),
+    sha256: ref(sha256),
+    uri: ref(uri),
+    content: ref(assetContent, 'Setup only; later a reference: read `uri`.'),
+    compatible_harnesses: { type: 'array', maxItems: 8, uniqueItems: true, items: ref(harness) },
+    contract: closedObject({
+      required_host_capabilities: ref(hostCapabilities),
+      delivery: closedObject({ prompt: ref(modeList), skill: ref(modeList), subagent: ref(modeList) }),
+      project_local_paths: closedObject({ prompt: ref(path), skill: ref(path), subagent: ref(path) }, [
+        'prompt',
+        'skill',
+        'subagent',
+      ]),
+    }),
+  },
+  REFERENCED,
+);
 
 const validatorPayloadSchema: JsonObject = closedObject({
   validator_id: ref(id),

@@ -57,7 +57,8 @@ export { SCHEMA_DIALECT } from './published.js';
 const ID_PATTERN = '^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$';
 const VERSION_PATTERN = '(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})';
 
-const enumOf = (values: Record<string, string>): JsonObject => ({ type: 'string', enum: Object.values(values) });
+/** A closed set of strings (the values alone say they are strings: no `type`). */
+const enumOf = (values: Record<string, string>): JsonObject => ({ enum: Object.values(values) });
 
 export const id = define('id', { type: 'string', maxLength: Limits.idLength, pattern: ID_PATTERN });
 export const version = define('version', {
@@ -70,7 +71,8 @@ export const release = define('release', {
   maxLength: Limits.releaseLength,
   pattern: '^[a-z0-9][a-z0-9.-]{0,127}$',
 });
-export const sha256 = define('sha256', { type: 'string', minLength: 64, maxLength: 64, pattern: '^[0-9a-f]{64}$' });
+/** Lower-case hex SHA-256 (the pattern fixes the length; `maxLength` states the bound every string has). */
+export const sha256 = define('sha256', { type: 'string', maxLength: 64, pattern: '^[0-9a-f]{64}$' });
 export const keyId = define('key-id', { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9._-]{1,64}$' });
 /** RFC 3339 timestamp (checked by pattern: the strict compiler has no `format` vocabulary). */
 export const timestamp = define('timestamp', {
@@ -78,10 +80,9 @@ export const timestamp = define('timestamp', {
   maxLength: Limits.timestampLength,
   pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$',
 });
-/** A project-relative POSIX path (normalisation is checked by the engine, not only by pattern). */
+/** A project-relative POSIX path, at least one character (normalisation is checked by the engine, not only by pattern). */
 export const path = define('path', {
   type: 'string',
-  minLength: 1,
   maxLength: Limits.pathLength,
   pattern: '^[^/\\\\\\u0000-\\u001f\\u007f][^\\\\\\u0000-\\u001f\\u007f]*$',
 });
@@ -155,7 +156,7 @@ export const nullableSha256 = define('sha256-or-null', nullable(ref(sha256)));
 /** A pinned reference `{id, version}`. */
 export const pinnedRef = define(
   'ref',
-  closedObject({ id: ref(id, 'The id.'), version: ref(version, 'The exact version (x.y.z).') }),
+  closedObject({ id: ref(id, 'Its id.'), version: ref(version, 'Its exact version.') }),
 );
 
 /** `validator_id@version` key of the validator receipt map. */
@@ -176,11 +177,11 @@ if (Limits.receipts !== Limits.artifacts * 4) throw new Error('artifact-digests 
 export const hostBinding = define(
   'host-binding',
   closedObject({
-    harness: ref(harness, 'As received.'),
-    adapter_id: ref(id, 'As received.'),
-    adapter_version: ref(version, 'As received.'),
-    host_capabilities: ref(hostCapabilities, 'As received.'),
-    validator_capabilities: ref(validatorCapabilities, 'As received.'),
+    harness: ref(harness),
+    adapter_id: ref(id),
+    adapter_version: ref(version),
+    host_capabilities: ref(hostCapabilities),
+    validator_capabilities: ref(validatorCapabilities),
   }),
 );
 
@@ -190,8 +191,8 @@ export const validatorReceipts = define(
   mapOf(
     ref(validatorKey),
     closedObject({
-      outcome: { type: 'string', enum: ['passed'], description: 'As received.' },
-      input_sha256: ref(sha256, 'As received.'),
+      outcome: { enum: ['passed'] },
+      input_sha256: ref(sha256),
     }),
   ),
 );

@@ -63,8 +63,19 @@ function toolSchema(
 
 const status = (values: readonly string[]): JsonObject => ({ type: 'string', enum: [...values] });
 
+/**
+ * Shapes a harness only copies back as it received them (the signed checkpoint and validation bundle, and what only
+ * they hold): the argument holding one says "unchanged", so their own fields carry no description.
+ */
+export const COPIED_UNCHANGED: readonly string[] = [
+  checkpointEnvelopeDef.id,
+  validationBundleDef.id,
+  'host-binding',
+  'validator-receipts',
+];
+
 const CHECKPOINT = 'The `checkpoint` object of the latest result, unchanged.';
-const STATE = 'The confirmed state that checkpoint was issued with (its digest is bound), unchanged.';
+const STATE = 'The confirmed state that checkpoint was issued with, unchanged.';
 
 export const startInput = toolSchema(
   'rimthan.start-workflow.input',

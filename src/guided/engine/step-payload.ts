@@ -3,6 +3,11 @@
  * contracts (setup-workspace carries every host asset of the workflow), the selected host adapter, validator payloads,
  * output declarations with schema digests, and the resource URIs behind all of them.
  *
+ * After setup, every host asset and the host adapter are references: the same entry without `content` (and without
+ * `project_local.content`). Setup's host attestation proved each of them delivered with its digest, and every later
+ * checkpoint descends from that setup under the same host binding, so the harness already holds the text; it can read
+ * `uri` again (and check `sha256`) instead of receiving the body on every step.
+ *
  * A payload depends only on the release and on the host binding's class (harness, pinned adapter, whether the host
  * declared project-local assets), never on participant data. So it is built once per release scope and binding class,
  * deep-frozen, and its canonical text registered for reuse (core's freezeCanonicalFragment).
@@ -45,11 +50,18 @@ export function boundAdapter(scope: ReleaseScope, binding: HostBinding): Selecte
   return { asset, contract };
 }
 
-function adapterPayload(release: string, adapter: SelectedAdapter): JsonObject {
+/** `entry` without its `content` when it is a reference to an asset attested at setup. */
+function referenced<T extends JsonObject>(entry: T, reference: boolean): T {
+  if (!reference) return entry;
+  const { content: _content, ...rest } = entry;
+  return rest as T;
+}
+
+function adapterPayload(release: string, adapter: SelectedAdapter, reference: boolean): JsonObject {
   const c = adapter.contract;
   const { kind: _kind, ...asset } = assetPayload(release, adapter.asset);
   return {
-    ...asset,
+    ...referenced(asset, reference),
     compatible_harnesses: [...(adapter.asset.adapter?.compatible_harnesses ?? [])],
     contract: {
       required_host_capabilities: [...c.required_host_capabilities],
@@ -79,17 +91,18 @@ function buildStepPayload(
   if (instruction === undefined) throw invalidRelease('a step names an instruction the release lacks');
   resources.add(resourceUri.asset(release, 'instruction', instruction.id, instruction.version));
 
-  const refs = step.id === wf.start_step ? index.hostAssets : step.host_assets;
+  const setup = step.id === wf.start_step;
+  const refs = setup ? index.hostAssets : step.host_assets;
   const hostAssets = refs.map((ref) => {
     const delivery = hostAssetDelivery(scope, binding, adapter.contract, ref);
     const a = delivery.asset;
     resources.add(resourceUri.asset(release, a.kind, a.id, a.version));
     return {
-      ...assetPayload(release, a),
+      ...referenced(assetPayload(release, a), !setup),
       kind: ref.kind,
       description: a.description,
       delivery_modes: [...delivery.modes],
-      project_local: delivery.projectLocal === undefined ? null : { ...delivery.projectLocal },
+      project_local: delivery.projectLocal === undefined ? null : referenced({ ...delivery.projectLocal }, !setup),
     };
   });
 
@@ -142,7 +155,7 @@ function buildStepPayload(
     step: json(step),
     instruction: assetPayload(release, instruction),
     host_assets: hostAssets,
-    host_adapter: adapterPayload(release, adapter),
+    host_adapter: adapterPayload(release, adapter, !setup),
     validators,
     outputs,
     resources: [...resources],

@@ -34,6 +34,16 @@ function fitsFrontmatter(asset: AssetEntry): boolean {
 }
 
 /**
+ * The harness-neutral SKILL.md of a skill asset (frontmatter `name` = asset id, `description`, then the content): the
+ * file Claude Code and Codex read project-locally, and the one a Skills-capable host loads over MCP. Undefined when
+ * the asset does not fit the frontmatter limits.
+ */
+export function renderSkillFile(asset: AssetEntry): string | undefined {
+  if (!fitsFrontmatter(asset)) return undefined;
+  return markdownWithFrontmatter({ name: asset.id, description: asset.description }, asset.content);
+}
+
+/**
  * The host-format file content for project-local delivery of `asset` on `harness`, or undefined when that harness has
  * no project-local format for the kind (or the asset does not fit its frontmatter limits).
  */
@@ -41,9 +51,7 @@ export function renderHostAsset(harness: Harness, kind: HostAssetKind, asset: As
   if (!fitsFrontmatter(asset)) return undefined;
   const name = asset.id;
   const description = asset.description;
-  if (kind === 'skill' && (harness === 'claude-code' || harness === 'codex')) {
-    return markdownWithFrontmatter({ name, description }, asset.content);
-  }
+  if (kind === 'skill' && (harness === 'claude-code' || harness === 'codex')) return renderSkillFile(asset);
   if (harness === 'claude-code' && kind === 'subagent') {
     const tools = asset.tools ?? [];
     const frontmatter: Record<string, string> = { name, description };

@@ -4,7 +4,7 @@
 import { RimthanError } from '../../core/errors.js';
 import { PostgresRunStore } from './postgres.js';
 import { SqliteRunStore } from './sqlite.js';
-import type { RunStore } from './types.js';
+import type { RunStore, StoreObserver } from './types.js';
 
 export { PostgresRunStore, type PostgresRunStoreOptions } from './postgres.js';
 export { SqliteRunStore, type SqliteRunStoreOptions } from './sqlite.js';
@@ -39,10 +39,11 @@ export function parseRunStoreSpec(spec: string): RunStoreLocation {
   return { kind: 'sqlite', path: value };
 }
 
-/** Builds (does not open) a store from one setting (see parseRunStoreSpec). */
-export function openRunStore(spec: string): RunStore {
+/** Builds (does not open) a store from one setting (see parseRunStoreSpec); `observer` gets its metrics hooks. */
+export function openRunStore(spec: string, options: { readonly observer?: StoreObserver } = {}): RunStore {
   const location = parseRunStoreSpec(spec);
+  const observer = options.observer === undefined ? {} : { observer: options.observer };
   return location.kind === 'postgres'
-    ? new PostgresRunStore({ connectionString: location.connectionString })
-    : new SqliteRunStore(location.path);
+    ? new PostgresRunStore({ connectionString: location.connectionString, ...observer })
+    : new SqliteRunStore(location.path, observer);
 }

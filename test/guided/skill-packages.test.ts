@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { packageRoot, sha256Hex } from '../../src/core/index.js';
+import { releaseSkillPackages, renderHostAsset } from '../../src/guided/index.js';
+import { verifyReleaseFile } from '../../src/registry/index.js';
+
+const ACTIVE = readFileSync(join(packageRoot(), 'releases', 'ACTIVE'), 'utf8').trim();
+const verified = verifyReleaseFile(readFileSync(join(packageRoot(), 'releases', 'dist', `${ACTIVE}.json`)));
+if (!verified.ok) throw new Error(verified.reason);
+const release = verified.release;
+
+describe('skill packages of a release', () => {
+  test('every skill asset of the packaged release is one package with its SKILL.md and SHA-256 manifest', () => {
+    const skills = release.assets.filter((a) => a.kind === 'skill');
+    const packages = releaseSkillPackages(release);
+    assert.equal(packages.length, skills.length);
+    assert.ok(packages.length > 0);
+    for (const pkg of packages) {
+      const asset = skills.find((a) => a.id === pkg.name);
+      assert.ok(asset);
+      assert.equal(pkg.uri, `skill://rimthan/${release.release}/${asset.version}/${asset.id}/SKILL.md`);
+      assert.equal(pkg.files.length, 1);
+      const file = pkg.files[0]!;
+      assert.equal(file.uri, pkg.uri);
+      assert.ok(file.text.startsWith(`---\nname: ${asset.id}\ndescription: `), 'SKILL.md begins with its frontmatter');
+      assert.equal(file.sha256, sha256Hex(Buffer.from(file.text, 'utf8')));
+      assert.equal(file.size, Buffer.byteLength(file.text, 'utf8'));
+      // The same bytes project-local delivery writes for the hosts that read SKILL.md.
+      assert.equal(file.text, renderHostAsset('claude-code', 'skill', asset));
+      assert.equal(file.text, renderHostAsset('codex', 'skill', asset));
+      // The release's own digest of the asset: what a dynamic-context delivery attests.
+      assert.deepEqual(pkg.asset, { kind: 'skill', id: asset.id, version: asset.version, sha256: asset.sha256 });
+      assert.equal(asset.sha256, sha256Hex(asset.content));
+    }
+  });
+
+  test('packages are deterministic and frozen', () => {
+    const a = releaseSkillPackages(release);
+    const b = releaseSkillPackages(release);
+    assert.deepEqual(a, b);
+    assert.ok(Object.isFrozen(a) && Object.isFrozen(a[0]) && Object.isFrozen(a[0]?.files));
+  });
+});
