@@ -8,7 +8,7 @@ import { str } from './payload.js';
 import type { JsonObject, JsonValue } from '../core/index.js';
 import { GuidedToolName } from '../guided/index.js';
 import { answerValue, confirmState } from './answers.js';
-import { requireAttestedAssets, WORKSPACE_MANIFEST } from './attested-assets.js';
+import { requireAcceptedFiles, WORKSPACE_MANIFEST } from './accepted-files.js';
 import { checkpointHost, hostAttestationFromDisk, outputsFromDisk, workspaceManifestText } from './attestations.js';
 import type { PreparedArtifact } from './attestations.js';
 import { ParticipantError, ParticipantErrorCode } from './errors.js';
@@ -309,7 +309,7 @@ export class ParticipantSession {
   async prepare(): Promise<Prepared> {
     const step = await this.stepPayload();
     const loaded = await this.load();
-    requireAttestedAssets(
+    requireAcceptedFiles(
       this.workspace,
       await this.pinned(loaded.checkpoint),
       (loaded.checkpoint['artifacts'] ?? {}) as JsonObject,

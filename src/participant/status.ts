@@ -5,13 +5,12 @@
  * session file, the release resources and the workspace only; no tool is called, so nothing advances.
  */
 import { str } from './payload.js';
-import { sha256Hex } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
-import { changedHostAssets } from './attested-assets.js';
-import type { ChangedAsset } from './attested-assets.js';
+import { changedArtifacts, changedHostAssets } from './accepted-files.js';
+import type { ChangedArtifact, ChangedAsset } from './accepted-files.js';
 import { isParticipantError } from './errors.js';
 import { readPending } from './pending.js';
-import { artifactPath, isGatedStep, stepDefinition } from './release.js';
+import { isGatedStep, stepDefinition } from './release.js';
 import type { ParticipantSession } from './session.js';
 
 export interface SessionStatus {
@@ -40,7 +39,7 @@ export interface SessionStatus {
    * Artifacts the checkpoint accepted (at any step) whose file is not on disk with the accepted bytes: edited after
    * acceptance (`on_disk`), or missing, as when the session file was copied into another repository.
    */
-  readonly changed: readonly { readonly artifact_id: string; readonly path: string; readonly on_disk: boolean }[];
+  readonly changed: readonly ChangedArtifact[];
   /** Project-local host assets setup attested that are missing or changed on disk. */
   readonly changed_assets: readonly ChangedAsset[];
   /** The validation prepared for this checkpoint: validators due and which have a report file registered. */
@@ -60,30 +59,6 @@ function onDisk(session: ParticipantSession, path: string): boolean {
     if (isParticipantError(error)) return false;
     throw error;
   }
-}
-
-/** Accepted artifacts whose file is missing or holds other bytes than the receipt's digest. */
-function changedArtifacts(
-  session: ParticipantSession,
-  workflow: JsonObject,
-  receipts: JsonObject,
-): SessionStatus['changed'] {
-  const changed: { artifact_id: string; path: string; on_disk: boolean }[] = [];
-  for (const [artifactId, digest] of Object.entries(receipts)) {
-    const path = artifactPath(workflow, artifactId);
-    if (path === undefined) continue;
-    let bytes: Buffer | undefined;
-    try {
-      bytes = session.workspace.read(path, 16 * 1024 * 1024);
-    } catch (error) {
-      if (!isParticipantError(error)) throw error;
-      changed.push({ artifact_id: artifactId, path, on_disk: true });
-      continue;
-    }
-    if (bytes === undefined) changed.push({ artifact_id: artifactId, path, on_disk: false });
-    else if (sha256Hex(bytes) !== digest) changed.push({ artifact_id: artifactId, path, on_disk: true });
-  }
-  return changed;
 }
 
 function questionOf(step: JsonObject, state: JsonObject): SessionStatus['question'] {
@@ -138,7 +113,7 @@ export async function sessionStatus(session: ParticipantSession): Promise<Sessio
   const fields = (state.confirmed_state['state'] ?? {}) as JsonObject;
   const question = gated && !satisfied ? null : questionOf(step, fields);
   const completed = terminal && gated && satisfied;
-  const changed = changedArtifacts(session, workflow, receipts);
+  const changed = changedArtifacts(session.workspace, workflow, receipts);
   const changedAssets = changedHostAssets(session.workspace, workflow, receipts);
   let next: string;
   if (changed.length === 0 && changedAssets.length > 0) {

@@ -314,6 +314,15 @@ describe('Git handoff: a teammate finishes the workflow from a clone', () => {
     assert.equal(refused.status, 1);
     assert.match(refused.stderr, new RegExp(`${assetPath.replace(/\./g, '\\.')} .*changed since setup attested it`));
     assert.match(refused.stderr, /git checkout -- /);
+    // An accepted file changed by hand: prepare refuses it too, before anything is sent.
+    git.run(clone, ['checkout', '--', assetPath]);
+    writeFileSync(join(clone, 'research', 'research-plan.md'), '# Another plan\n');
+    const planRefused = participant(bob, clone, ['prepare']);
+    assert.equal(planRefused.status, 1);
+    assert.match(
+      planRefused.stderr,
+      /research\/research-plan\.md \(research-plan\) changed since the workflow accepted it/,
+    );
 
     // The session file alone, copied into another repository: nothing it accepted is there.
     const other = tempDir('rimthan-handoff-other-');
