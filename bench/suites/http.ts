@@ -5,8 +5,7 @@
  * clients, and RSS growth of this process over a soak window of continue calls at 16 clients
  * (`--duration=SECONDS`; default 20 s, 300 s with --long).
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/server';
 import { KeyRing, TokenSigner } from '../../src/core/index.js';
 import type { JsonObject } from '../../src/core/index.js';
 import { createReleaseScope } from '../../src/guided/index.js';
@@ -30,10 +29,10 @@ const TYPICAL_EVIDENCE_BYTES = 16 * 1024;
 
 function echoServer(): Server {
   const server = new Server({ name: 'echo', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  server.setRequestHandler('tools/list', () => ({
     tools: [{ name: 'echo', description: 'echo', inputSchema: { type: 'object' } }],
   }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.setRequestHandler('tools/call', (request) => {
     const args = request.params.arguments ?? {};
     return { content: [{ type: 'text', text: JSON.stringify(args) }], structuredContent: args };
   });

@@ -1,14 +1,20 @@
 /**
- * Stateless Streamable HTTP on `node:http` (no framework): POST only on the MCP path, a fresh `Server` and transport per
- * request, a request body cap enforced while the body streams in, Host/Origin checks, optional bearer auth, bounded
+ * Stateless Streamable HTTP on `node:http` (no framework): POST only on the MCP path, a fresh `Server` per request,
+ * routed by revision: MCP 2026-07-28 traffic (the `_meta` envelope) goes to the v2 SDK's `createMcpHandler` (which
+ * checks the `Mcp-Method`/`Mcp-Name` headers against the body: a mismatch is a 400 JSON-RPC error), 2025-era traffic to
+ * a stateless JSON-answering transport (see {@link legacyExchange}). Around both: a request body cap enforced while the body streams in, Host/Origin checks, optional bearer auth, bounded
  * header/request/keep-alive times, and `Cache-Control: private, no-store` on every response (including the ones Node
  * itself would write for a malformed or timed-out request). Nothing is logged per request.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import type { McpRequestContext, Server } from '@modelcontextprotocol/server';
 import { parseStrictJsonBytes } from '../core/index.js';
 import { CACHE_CONTROL, inspectMessages, jsonErrorBody, RequestGuard, sendJsonError } from './http-guards.js';
 import { listenHttp } from './listen.js';
@@ -133,12 +139,40 @@ function sendProtectedResourceMetadata(
   res.end(req.method === 'HEAD' ? undefined : metadata.body);
 }
 
+/**
+ * One 2025-era exchange: a fresh server on a stateless transport that answers with one JSON body (the SDK's own
+ * stateless fallback would answer with an SSE stream).
+ */
+async function legacyExchange(server: Server, request: Request, body: unknown): Promise<Response> {
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }); // stateless
+  try {
+    await server.connect(transport);
+    return await transport.handleRequest(request, { parsedBody: body });
+  } finally {
+    await transport.close().catch(() => undefined);
+    await server.close().catch(() => undefined);
+  }
+}
+
 /** The request listener: guards, body cap, one stateless MCP exchange. Exported for embedding in another server. */
 export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const path = opts.path ?? '/mcp';
   const authenticator = authenticatorOf(opts);
   const metadata = opts.protectedResource;
   const challenge = metadata === undefined ? {} : { resourceMetadata: metadata.url };
+  // The modern leg builds its server through this factory; the request object carries the authenticated caller.
+  const callers = new WeakMap<Request, Principal>();
+  const modern = createMcpHandler(
+    (ctx: McpRequestContext) => {
+      const principal = ctx.requestInfo === undefined ? undefined : callers.get(ctx.requestInfo);
+      if (principal === undefined) throw new Error('MCP request without an authenticated caller');
+      return opts.serverFor(principal);
+    },
+    {
+      legacy: 'reject',
+      maxRequestBodySize: opts.maxRequestBytes,
+    },
+  );
   const guard = new RequestGuard({
     allowedHosts: opts.allowedHosts ?? DEFAULT_ALLOWED_HOSTS,
     allowedOrigins: opts.allowedOrigins ?? [],
@@ -176,16 +210,12 @@ export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMe
     const verdict = inspectMessages(parsed.value, { batches: true });
     if (!verdict.ok) return sendJsonError(res, 400, verdict.code, verdict.message, {}, verdict.id);
 
-    const server = await opts.serverFor(principal);
-    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }); // no session id generator: stateless;
-    try {
-      await server.connect(transport);
-      const response = await transport.handleRequest(webRequest(req, url), { parsedBody: parsed.value });
-      await writeWebResponse(res, response);
-    } finally {
-      await transport.close().catch(() => undefined);
-      await server.close().catch(() => undefined);
-    }
+    const request = webRequest(req, url);
+    callers.set(request, principal);
+    const response = (await isLegacyRequest(request, parsed.value))
+      ? await legacyExchange(await opts.serverFor(principal), request, parsed.value)
+      : await modern.fetch(request, { parsedBody: parsed.value });
+    await writeWebResponse(res, response);
   }
 
   const onResponse = opts.onResponse;

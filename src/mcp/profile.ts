@@ -8,10 +8,11 @@ import type {
   Prompt,
   ReadResourceResult,
   Resource,
-  ResourceTemplate,
-} from '@modelcontextprotocol/sdk/types.js';
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import type { CompiledToolContract, ToolContract } from './tool-contract.js';
 import type { FaultReporter, ToolCallObserver, ToolHandler } from './tool-call.js';
+import type { ServerExtension } from './server.js';
 
 export const ProfileName = {
   WorkflowEngine: 'workflow-engine',
@@ -50,6 +51,8 @@ export interface McpProfile {
   readonly onFault?: FaultReporter;
   /** Told how every tool call ended and how long it took (metrics); never sees arguments, results or the caller. */
   readonly observeToolCall?: ToolCallObserver;
+  /** Extra methods and capabilities (e.g. the tasks extension), registered after the built-in ones (server.ts). */
+  readonly extensions?: readonly ServerExtension[];
 }
 
 /** Default request cap of the workflow-engine profile (artifact bodies travel in prepare_step_validation). */

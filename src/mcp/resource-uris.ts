@@ -9,7 +9,7 @@
  *   rimthan://registry/{release}/schemas/{schema_id}/{version}
  *   rimthan://bootstrap/agent-entrypoint
  */
-import type { ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/server';
 import { privateCacheMeta } from './wire.js';
 
 export const BOOTSTRAP_URI = 'rimthan://bootstrap/agent-entrypoint';

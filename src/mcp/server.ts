@@ -1,55 +1,137 @@
 /**
- * `createMcpServer(profile)`: one low-level SDK `Server` (raw JSON Schema 2020-12 on the wire, no zod) answering
- * tools, resources and prompts from a profile. Unknown tools are a JSON-RPC METHOD_NOT_FOUND; every listing carries the
- * private-cache `_meta` marker.
+ * `createMcpServer(profile)`: one low-level v2 SDK `Server` (raw JSON Schema 2020-12 on the wire, no zod) answering
+ * tools, resources and prompts from a profile, for both protocol eras from the same handlers: MCP 2026-07-28
+ * (`server/discover`, the per-request `_meta` envelope, `ttlMs`/`cacheScope` on cacheable results) and the 2025-era
+ * revisions the SDK still serves (2025-11-25 back to 2024-10-07, `initialize`). The serving entries (stdio.ts, http.ts)
+ * decide the era; nothing here branches on it except {@link cacheFields}.
+ *
+ * Listings: tools in the profile's fixed order (frozen here, the same on every call and in both eras). On 2026 traffic
+ * every cacheable result carries the revision's own `cacheScope: "private"` and a `ttlMs`; on 2025 traffic, which has
+ * no such fields, the result carries the `dev.rimthan/cache-scope` marker instead. Items keep the marker in both.
  *
  * Error discipline: every handler is guarded, so anything but a JsonRpcFault leaves as a bare "internal error" (the
- * SDK would otherwise put the exception's message on the wire). Params are checked here, not by the SDK: its own check
- * answers a malformed request with -32603 and a validator dump; ours answers -32602 with a fixed message.
+ * SDK would otherwise put the exception's message on the wire). Params are checked here, before the SDK's own parse
+ * (which answers with a validator dump): a malformed request is -32602 with a fixed message naming only the method.
+ * Resource not found is thrown as -32002 with `data.uri`; the SDK sends it as -32602 on 2026 traffic (that revision's
+ * code) and the server's connect hook (legacy-codes.ts) restores -32002 for 2025-era clients.
+ *
+ * Seams for what comes next (keep them this way):
+ * - Multi-round tool calls: a ToolHandler's outcome passes through runToolCall (tool-call.ts, with its `observe`
+ *   hook); an `input_required` result built with the SDK's `inputRequired(...)` may be returned from the tools/call
+ *   handler below unchanged; the SDK checks it against the era and the request's declared capabilities, and
+ *   `ServerOptions.requestState.verify` is where signed request state is checked (pass it via `extensions`).
+ * - Extra methods (e.g. the tasks extension's `tasks/get`, `tasks/update`, `tasks/cancel`): a profile lists
+ *   {@link ServerExtension}s; each adds its capabilities and registers its handlers through {@link guardedHandler},
+ *   which gives it the same params check and error discipline as the built-in methods.
+ * - Extra resources: a profile's ResourceProvider (profile.ts) lists and reads them; nothing here changes.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  CallToolRequestSchema,
-  GetPromptRequestSchema,
-  InitializeRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { InitializeResult, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { isSpecType, Server } from '@modelcontextprotocol/server';
+import type {
+  JSONRPCRequest,
+  Result,
+  ServerCapabilities,
+  ServerContext,
+  ServerOptions,
+  SpecTypeName,
+  Transport,
+} from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import { keepLegacyResourceCodes } from './legacy-codes.js';
 import type { McpProfile, ToolEntry } from './profile.js';
 import { runToolCall } from './tool-call.js';
 import { packageVersion } from './version.js';
-import { internalFault, JsonRpcFault, privateCacheMeta, RpcCode } from './wire.js';
+import {
+  CACHE_SCOPE_META_KEY,
+  internalFault,
+  JsonRpcFault,
+  LISTING_TTL_MS,
+  privateCacheMeta,
+  RpcCode,
+} from './wire.js';
 
 /** The name clients see in `serverInfo`; harnesses verify it before trusting the tools. */
 export const SERVER_NAME = 'rimthan';
 
-function capabilitiesOf(profile: McpProfile): ServerCapabilities {
-  const capabilities: ServerCapabilities = { tools: { listChanged: false } };
-  if (profile.resources !== undefined) capabilities.resources = { listChanged: false, subscribe: false };
-  if (profile.prompts !== undefined) capabilities.prompts = { listChanged: false };
-  return capabilities;
+/** The `_meta` envelope key a 2026-07-28 request carries its protocol revision in. */
+export const PROTOCOL_VERSION_ENVELOPE_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/** Something a profile adds to the server: capabilities, and handlers registered before the server connects. */
+export interface ServerExtension {
+  readonly capabilities?: ServerCapabilities;
+  /** Extra server options (e.g. `requestState`, `inputRequired`); merged over ours. */
+  readonly options?: Pick<ServerOptions, 'requestState' | 'inputRequired'>;
+  register(server: RimthanServer): void;
 }
 
-/** What we need of an SDK request schema: a safe parse. */
-interface RequestSchema<T> {
-  safeParse(value: unknown): { success: true; data: T } | { success: false };
+/** The request schema each method's params are checked against before its handler runs. */
+const REQUEST_TYPES: Readonly<Record<string, SpecTypeName>> = {
+  initialize: 'InitializeRequest',
+  'server/discover': 'DiscoverRequest',
+  'tools/list': 'ListToolsRequest',
+  'tools/call': 'CallToolRequest',
+  'resources/list': 'ListResourcesRequest',
+  'resources/templates/list': 'ListResourceTemplatesRequest',
+  'resources/read': 'ReadResourceRequest',
+  'prompts/list': 'ListPromptsRequest',
+  'prompts/get': 'GetPromptRequest',
+};
+
+/** The request without its JSON-RPC framing, as the spec request schemas read it. */
+function requestPart(request: JSONRPCRequest): { method: string; params?: unknown } {
+  return request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
 }
 
-/** The request as the SDK schema reads it, or -32602 with a message that quotes nothing of the request. */
-function paramsOf<T>(schema: RequestSchema<T>, method: string, request: unknown): T {
-  const parsed = schema.safeParse(request);
-  if (!parsed.success) throw new JsonRpcFault(RpcCode.InvalidParams, `invalid params for ${method}`);
-  return parsed.data;
+/**
+ * The v2 low-level server with our params check in front of every handler it wraps, the SDK's own ones
+ * (`initialize`, `server/discover`) included. `_wrapHandler` is the SDK's documented hook for this.
+ */
+export class RimthanServer extends Server {
+  /** Connects as the SDK does, then keeps the 2025-era resource-not-found code on this transport (legacy-codes.ts). */
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    keepLegacyResourceCodes(transport);
+  }
+
+  protected override _wrapHandler(
+    method: string,
+    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
+  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
+    const wrapped = super._wrapHandler(method, handler);
+    const type = REQUEST_TYPES[method];
+    if (type === undefined) return wrapped;
+    return (request, ctx) => {
+      if (!isSpecType[type](requestPart(request))) {
+        return Promise.reject(new JsonRpcFault(RpcCode.InvalidParams, `invalid params for ${method}`));
+      }
+      return wrapped(request, ctx);
+    };
+  }
+}
+
+/** True when the request being answered came over MCP 2026-07-28 (or later): it carries the `_meta` envelope. */
+export function isModernRequest(ctx: ServerContext): boolean {
+  const envelope: Readonly<Record<string, unknown>> | undefined = ctx.mcpReq.envelope;
+  return envelope?.[PROTOCOL_VERSION_ENVELOPE_KEY] !== undefined;
+}
+
+/**
+ * The era's cache statement for a cacheable result: `cacheScope` + `ttlMs` on 2026 traffic, the private-cache
+ * `_meta` marker on 2025 traffic. Other `_meta` keys of the result are kept.
+ */
+export function cacheFields<R extends object>(ctx: ServerContext, result: R, ttlMs: number): R {
+  const { _meta: meta, ...rest } = result as { _meta?: Record<string, unknown> };
+  if (!isModernRequest(ctx)) return { ...rest, _meta: { ...meta, ...privateCacheMeta() } } as R;
+  const { [CACHE_SCOPE_META_KEY]: _marker, ...others } = meta ?? {};
+  const fields = { ...rest, ttlMs, cacheScope: 'private' };
+  return (Object.keys(others).length === 0 ? fields : { ...fields, _meta: others }) as R;
 }
 
 /** Wraps a handler so that anything but a JsonRpcFault leaves as a bare "internal error". */
-function guarded<A extends unknown[], R>(profile: McpProfile, where: string, fn: (...args: A) => Promise<R> | R) {
+export function guardedHandler<A extends unknown[], R>(
+  profile: Pick<McpProfile, 'onFault'>,
+  where: string,
+  fn: (...args: A) => Promise<R> | R,
+): (...args: A) => Promise<R> {
   return async (...args: A): Promise<R> => {
     try {
       return await fn(...args);
@@ -61,124 +143,100 @@ function guarded<A extends unknown[], R>(profile: McpProfile, where: string, fn:
   };
 }
 
-/**
- * Routes by method only (the schema keeps nothing but the method literal and passes the rest through untouched), so
- * the SDK's own params parse cannot fail before ours does.
- */
-const ByMethod = {
-  toolsList: ListToolsRequestSchema.pick({ method: true }).loose(),
-  toolsCall: CallToolRequestSchema.pick({ method: true }).loose(),
-  resourcesList: ListResourcesRequestSchema.pick({ method: true }).loose(),
-  templatesList: ListResourceTemplatesRequestSchema.pick({ method: true }).loose(),
-  resourcesRead: ReadResourceRequestSchema.pick({ method: true }).loose(),
-  promptsList: ListPromptsRequestSchema.pick({ method: true }).loose(),
-  promptsGet: GetPromptRequestSchema.pick({ method: true }).loose(),
-} as const;
-
-function registerTools(server: Server, profile: McpProfile): void {
-  const tools = new Map<string, ToolEntry>(profile.tools.map((t) => [t.contract.name, t]));
-  server.setRequestHandler(
-    ByMethod.toolsList,
-    guarded(profile, 'tools/list', (request) => {
-      paramsOf(ListToolsRequestSchema, 'tools/list', request);
-      return { tools: profile.tools.map((t) => t.contract.listing), _meta: privateCacheMeta() };
-    }),
-  );
-  const callTool = guarded(profile, 'tools/call', async (request: unknown) => {
-    const { params } = paramsOf(CallToolRequestSchema, 'tools/call', request);
-    const entry = tools.get(params.name);
-    if (entry === undefined) throw new JsonRpcFault(RpcCode.MethodNotFound, 'unknown tool');
-    return runToolCall(entry.contract, params.arguments, entry.handler, {
-      maxArgumentBytes: profile.maxArgumentBytes,
-      ...(profile.onFault === undefined ? {} : { onFault: profile.onFault }),
-      ...(profile.observeToolCall === undefined ? {} : { observe: profile.observeToolCall }),
-    });
-  });
-  // Server#setRequestHandler re-parses tools/call with the SDK schema before our handler runs (and answers a
-  // malformed call with the validator's text); the Protocol method registers the handler as is.
-  Protocol.prototype.setRequestHandler.call(server, ByMethod.toolsCall, callTool);
+function capabilitiesOf(profile: McpProfile): ServerCapabilities {
+  let capabilities: ServerCapabilities = { tools: { listChanged: false } };
+  if (profile.resources !== undefined) capabilities.resources = { listChanged: false, subscribe: false };
+  if (profile.prompts !== undefined) capabilities.prompts = { listChanged: false };
+  for (const extension of profile.extensions ?? []) {
+    if (extension.capabilities !== undefined) capabilities = { ...capabilities, ...extension.capabilities };
+  }
+  return capabilities;
 }
 
-function registerResources(server: Server, profile: McpProfile): void {
+function registerTools(server: RimthanServer, profile: McpProfile): void {
+  const order: readonly ToolEntry[] = Object.freeze([...profile.tools]);
+  const tools = new Map<string, ToolEntry>(order.map((t) => [t.contract.name, t]));
+  const listing = order.map((t) => t.contract.listing);
+  server.setRequestHandler(
+    'tools/list',
+    guardedHandler(profile, 'tools/list', (_request, ctx: ServerContext) =>
+      cacheFields(ctx, { tools: listing }, LISTING_TTL_MS.static),
+    ),
+  );
+  server.setRequestHandler(
+    'tools/call',
+    guardedHandler(profile, 'tools/call', async (request) => {
+      const { params } = request;
+      const entry = tools.get(params.name);
+      if (entry === undefined) throw new JsonRpcFault(RpcCode.MethodNotFound, 'unknown tool');
+      return runToolCall(entry.contract, params.arguments, entry.handler, {
+        maxArgumentBytes: profile.maxArgumentBytes,
+        ...(profile.onFault === undefined ? {} : { onFault: profile.onFault }),
+        ...(profile.observeToolCall === undefined ? {} : { observe: profile.observeToolCall }),
+      });
+    }),
+  );
+}
+
+function registerResources(server: RimthanServer, profile: McpProfile): void {
   const { resources } = profile;
   if (resources === undefined) return;
   server.setRequestHandler(
-    ByMethod.resourcesList,
-    guarded(profile, 'resources/list', async (request) => {
-      paramsOf(ListResourcesRequestSchema, 'resources/list', request);
-      return { resources: await resources.list(), _meta: privateCacheMeta() };
-    }),
+    'resources/list',
+    guardedHandler(profile, 'resources/list', async (_request, ctx: ServerContext) =>
+      cacheFields(ctx, { resources: await resources.list() }, LISTING_TTL_MS.release),
+    ),
   );
   server.setRequestHandler(
-    ByMethod.templatesList,
-    guarded(profile, 'resources/templates/list', (request) => {
-      paramsOf(ListResourceTemplatesRequestSchema, 'resources/templates/list', request);
-      return { resourceTemplates: resources.templates(), _meta: privateCacheMeta() };
-    }),
+    'resources/templates/list',
+    guardedHandler(profile, 'resources/templates/list', (_request, ctx: ServerContext) =>
+      cacheFields(ctx, { resourceTemplates: resources.templates() }, LISTING_TTL_MS.static),
+    ),
   );
   server.setRequestHandler(
-    ByMethod.resourcesRead,
-    guarded(profile, 'resources/read', (request) => {
-      const { params } = paramsOf(ReadResourceRequestSchema, 'resources/read', request);
-      return resources.read(params.uri);
-    }),
+    'resources/read',
+    guardedHandler(profile, 'resources/read', async (request, ctx: ServerContext) =>
+      cacheFields(ctx, await resources.read(request.params.uri), LISTING_TTL_MS.release),
+    ),
   );
 }
 
-function registerPrompts(server: Server, profile: McpProfile): void {
+function registerPrompts(server: RimthanServer, profile: McpProfile): void {
   const { prompts } = profile;
   if (prompts === undefined) return;
   server.setRequestHandler(
-    ByMethod.promptsList,
-    guarded(profile, 'prompts/list', (request) => {
-      paramsOf(ListPromptsRequestSchema, 'prompts/list', request);
-      return { prompts: prompts.list(), _meta: privateCacheMeta() };
-    }),
+    'prompts/list',
+    guardedHandler(profile, 'prompts/list', (_request, ctx: ServerContext) =>
+      cacheFields(ctx, { prompts: prompts.list() }, LISTING_TTL_MS.static),
+    ),
   );
   server.setRequestHandler(
-    ByMethod.promptsGet,
-    guarded(profile, 'prompts/get', (request) => {
-      const { params } = paramsOf(GetPromptRequestSchema, 'prompts/get', request);
-      return prompts.get(params.name);
-    }),
+    'prompts/get',
+    guardedHandler(profile, 'prompts/get', (request) => prompts.get(request.params.name)),
   );
 }
 
 /**
- * The SDK registers `initialize` itself and answers malformed params with -32603 and the validator's text. Where the
- * SDK's own initialize logic is reachable (1.32: `_oninitialize`), put our params check in front of it; otherwise keep
- * the SDK's handler as it is.
- */
-function checkInitializeParams(server: Server): void {
-  const sdk = server as unknown as { _oninitialize?: (request: unknown) => Promise<InitializeResult> };
-  const initialize = sdk._oninitialize;
-  if (typeof initialize !== 'function') return;
-  server.setRequestHandler(InitializeRequestSchema.pick({ method: true }).loose(), (request) =>
-    initialize.call(server, paramsOf(InitializeRequestSchema, 'initialize', request)),
-  );
-}
-
-/**
- * The SDK's JSON Schema validator (used only for elicitation, which we never send), made once: by default every
- * `Server` builds its own Ajv instance, which cost ~17% of the CPU of a stateless HTTP call that builds a server per
- * request. Our own contracts are compiled once per profile (tool-contract.ts).
+ * The SDK's JSON Schema validator (used only for elicitation answers), made once: by default every `Server` builds its
+ * own, a real cost for stateless HTTP, which builds a server per request. Our own contracts are compiled once per
+ * profile (tool-contract.ts).
  */
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 
-/** Builds a server for one connection (stdio) or one HTTP request (stateless Streamable HTTP). */
-export function createMcpServer(profile: McpProfile): Server {
+/** Builds a server for one connection (stdio) or one HTTP request (stateless, either era). */
+export function createMcpServer(profile: McpProfile): RimthanServer {
+  const extensions = profile.extensions ?? [];
   sharedValidator ??= new AjvJsonSchemaValidator();
-  const server = new Server(
-    { name: SERVER_NAME, title: 'Rimthan', version: packageVersion() },
-    {
-      jsonSchemaValidator: sharedValidator,
-      capabilities: capabilitiesOf(profile),
-      ...(profile.instructions === undefined ? {} : { instructions: profile.instructions }),
-    },
-  );
-  checkInitializeParams(server);
+  const options: ServerOptions = {
+    jsonSchemaValidator: sharedValidator,
+    capabilities: capabilitiesOf(profile),
+    ...(profile.instructions === undefined ? {} : { instructions: profile.instructions }),
+  };
+  for (const extension of extensions) Object.assign(options, extension.options);
+  const server = new RimthanServer({ name: SERVER_NAME, title: 'Rimthan', version: packageVersion() }, options);
   registerTools(server, profile);
   registerResources(server, profile);
   registerPrompts(server, profile);
+  for (const extension of extensions) extension.register(server);
   return server;
 }

@@ -1,5 +1,7 @@
 /**
- * stdio transport: one server for the life of the process. stdout carries only protocol messages; anything the host
+ * stdio transport: one connection for the life of the process, served by the v2 SDK's `serveStdio` entry, which reads
+ * the era from the opening message (a 2025-era `initialize`, or a 2026-07-28 request carrying the `_meta` envelope)
+ * and pins one server from our factory to the connection. stdout carries only protocol messages; anything the host
  * process wants to say goes to stderr.
  *
  * Messages are decoded like the HTTP transport decodes a body (the SDK's own stdio transport uses `JSON.parse`, which
@@ -8,10 +10,9 @@
  * refused line is answered with a JSON-RPC error (for its request id when one can be read) and the server keeps going.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, Server, Transport } from '@modelcontextprotocol/server';
+import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { isJsonObject, parseStrictJsonBytes } from '../core/index.js';
 import { inspectMessages, jsonErrorBody } from './http-guards.js';
 import { WORKFLOW_ENGINE_MAX_REQUEST_BYTES } from './profile.js';
@@ -24,6 +25,8 @@ export interface StdioOptions {
   readonly stdout?: Writable;
   /** Longest accepted line in bytes; default 4 MiB. */
   readonly maxMessageBytes?: number;
+  /** Told about out-of-band SDK errors (never written to stdout). */
+  readonly onError?: (error: Error) => void;
 }
 
 const NEWLINE = 0x0a;
@@ -50,6 +53,14 @@ function isNotification(text: string): boolean {
   }
 }
 
+function jsonRpcMessageOf(value: unknown): JSONRPCMessage | undefined {
+  try {
+    return parseJSONRPCMessage(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Newline-delimited JSON-RPC over two streams, with strict decoding and a per-line size cap. */
 export class StrictStdioTransport implements Transport {
   onclose?: () => void;
@@ -60,6 +71,11 @@ export class StrictStdioTransport implements Transport {
   private pendingBytes = 0;
   private discarding = false;
   private started = false;
+  private markClosed: () => void = () => undefined;
+  /** Settles once the transport has closed. */
+  readonly closed = new Promise<void>((resolve) => {
+    this.markClosed = resolve;
+  });
   /** Senders waiting for stdout to drain; one 'drain' listener serves them all (not one listener per message). */
   private drainWaiters: (() => void)[] = [];
 
@@ -123,9 +139,9 @@ export class StrictStdioTransport implements Transport {
       if (!notification) this.refuse(verdict.id, verdict.code, verdict.message);
       return;
     }
-    const message = JSONRPCMessageSchema.safeParse(value);
-    if (message.success) {
-      this.onmessage?.(message.data);
+    const message = jsonRpcMessageOf(value);
+    if (message !== undefined) {
+      this.onmessage?.(message);
     } else if (!notification) {
       const id = isJsonObject(value) ? value['id'] : undefined;
       const known = typeof id === 'string' || typeof id === 'number' ? id : null;
@@ -158,6 +174,7 @@ export class StrictStdioTransport implements Transport {
     this.pending = [];
     this.pendingBytes = 0;
     this.onclose?.();
+    this.markClosed();
     return Promise.resolve();
   }
 
@@ -177,27 +194,32 @@ export class StrictStdioTransport implements Transport {
 }
 
 /**
- * Connects `server` to stdin/stdout (or the given streams) and resolves when the client closes the connection (stdin
- * ends) or `stop` resolves (a signal); either way the server is closed and stdin released, so the process can exit.
+ * Serves one stdio connection with servers from `factory` (called for the connection, and once more for a discarded
+ * `server/discover` probe), and resolves when the client closes the connection (stdin ends) or `stop` resolves (a
+ * signal); either way the connection is closed and stdin released, so the process can exit.
  */
-export async function serveStdio(server: Server, stop?: Promise<void>, options: StdioOptions = {}): Promise<void> {
+export async function serveStdio(
+  factory: () => Server | Promise<Server>,
+  stop?: Promise<void>,
+  options: StdioOptions = {},
+): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
   const transport = new StrictStdioTransport(
     stdin,
     options.stdout ?? process.stdout,
     options.maxMessageBytes ?? WORKFLOW_ENGINE_MAX_REQUEST_BYTES,
   );
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
+  const handle = sdkServeStdio(() => factory(), {
+    transport,
+    ...(options.onError === undefined ? {} : { onerror: options.onError }),
   });
   const ended = (): void => {
-    void server.close();
+    void handle.close();
   };
   stdin.once('end', ended);
   void stop?.then(ended);
   try {
-    await server.connect(transport);
-    await closed;
+    await transport.closed;
   } finally {
     stdin.off('end', ended);
   }

@@ -6,7 +6,7 @@
  * `isError: true` so a model can correct itself. A result that breaks its own output schema, or any other exception, is
  * our bug: it becomes a JSON-RPC internal error, never "invalid params", and nothing of the failure reaches the wire.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { canonicalJson, isJsonObject, isRimthanError } from '../core/index.js';
 import type { JsonObject, JsonValue, SchemaIssue } from '../core/index.js';
 import type { CompiledToolContract } from './tool-contract.js';
@@ -101,7 +101,8 @@ function argumentsTooLarge(args: unknown, maxBytes: number): boolean {
 
 /** The error code of a tool-error result built by {@link toolErrorResult}. */
 function errorCodeOf(result: CallToolResult): string | undefined {
-  const code = (result.structuredContent?.['error'] as { code?: unknown } | undefined)?.code;
+  const structured = result.structuredContent as Record<string, unknown> | undefined;
+  const code = (structured?.['error'] as { code?: unknown } | undefined)?.code;
   if (typeof code === 'string') return code;
   const first = result.content[0];
   if (first?.type !== 'text') return undefined;

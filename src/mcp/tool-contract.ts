@@ -3,7 +3,7 @@
  * (kept verbatim on the wire) and annotations. Every contract is checked against the 2020-12 meta-schema and compiled
  * once, when a profile is built; a broken contract stops the server from starting instead of breaking clients later.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { checkSchemaDocument, memoizeFrozenMembers, RimthanError, SchemaCompiler } from '../core/index.js';
 import type { CompiledSchema, JsonObject, JsonValue, SchemaIssue } from '../core/index.js';
 import { privateCacheMeta } from './wire.js';
@@ -171,7 +171,7 @@ export function compileToolContracts(
       name,
       description: contract.description,
       inputSchema: contract.inputSchema as Tool['inputSchema'],
-      outputSchema: contract.outputSchema as NonNullable<Tool['outputSchema']>,
+      outputSchema: contract.outputSchema,
       _meta: privateCacheMeta(),
     };
     if (contract.title !== undefined) listing.title = contract.title;

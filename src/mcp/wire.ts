@@ -39,6 +39,13 @@ export function privateCacheMeta(): { [CACHE_SCOPE_META_KEY]: 'private' } {
   return { [CACHE_SCOPE_META_KEY]: 'private' };
 }
 
+/**
+ * `ttlMs` of the cacheable results on 2026-07-28 traffic (their `cacheScope` is always `private`). `static`: what is
+ * fixed for the life of the process (the tool list, templates, prompts); `release`: what follows the active release
+ * (the resource list, resource reads), which an activation may change at any moment, so it is not cached at all.
+ */
+export const LISTING_TTL_MS = { static: 60_000, release: 0 } as const;
+
 /** The generic answer for a fault of ours: no stack, no cause, no participant data. */
 export function internalFault(): JsonRpcFault {
   return new JsonRpcFault(RpcCode.InternalError, 'internal error');

@@ -3,7 +3,7 @@
  * bootstrap entrypoint; a read of rimthan://registry/{release}/... is served from that release, pinned if it is not
  * the active one, so a checkpoint or link keeps reading its immutable release after the active channel moves.
  */
-import type { GetPromptResult, Prompt, ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, Prompt, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import { isRimthanError } from '../core/index.js';
 import type { Release } from '../registry/model.js';
 import type { PromptProvider, ResourceProvider } from './profile.js';

@@ -35,7 +35,8 @@ describe('strict stdio transport', () => {
         for (const w of waiters.splice(0)) w();
       }
     });
-    served = serveStdio(createMcpServer(workflowProfile(releases.store)), undefined, {
+    const profile = workflowProfile(releases.store);
+    served = serveStdio(() => createMcpServer(profile), undefined, {
       stdin,
       stdout,
       maxMessageBytes: 4096,

@@ -3,7 +3,7 @@
  * Streamable HTTP (one server per request). Needs no configuration; notices and event lines (text or JSON,
  * `--log-format`) go to stderr, stdout carries only protocol. One ServiceMetrics per process, served by the Admin API.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import { TokenSigner } from '../../core/index.js';
 import { ANONYMOUS, anyOf, NO_AUTHENTICATION, staticTokenAuthenticator } from '../../identity/index.js';
 import type { Principal } from '../../identity/index.js';
@@ -269,9 +269,13 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   try {
     if (transport === 'stdio') {
       obs.log.started({ profile: profileName, transport });
-      await serveStdio(serving.serverFor(serving.stdioPrincipal), Promise.race([io.untilStopped(), clientGone()]), {
-        maxMessageBytes: maxBytes,
-      });
+      await serveStdio(
+        () => serving.serverFor(serving.stdioPrincipal),
+        Promise.race([io.untilStopped(), clientGone()]),
+        {
+          maxMessageBytes: maxBytes,
+        },
+      );
       obs.log.stopped();
       return;
     }
