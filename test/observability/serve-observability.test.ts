@@ -7,12 +7,13 @@
  * internal fault. With `--log-format json` every event line is one JSON object of the documented events.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, test } from 'node:test';
+import { packageRoot } from '../../src/core/index.js';
 import { principalIdOf } from '../../src/identity/index.js';
 import { ACTIVE_RELEASE, callTool, NEW_RELEASE, OLD_RELEASE, tempReleaseStore } from '../mcp/support/connect.js';
 import { confirmed, Participant } from '../mcp/support/participant.js';
@@ -60,11 +61,28 @@ function sample(text: string, series: string): number {
   return line === undefined ? NaN : Number(line.slice(series.length + 1));
 }
 
+/** Every metric family any scrape showed (its `# TYPE` line), for the comparison with the deployment guide. */
+const scraped = new Set<string>();
+
 async function scrape(admin: string): Promise<string> {
   const response = await fetch(`${admin}/metrics`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
   assert.equal(response.status, 200);
   assert.match(response.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
-  return response.text();
+  const text = await response.text();
+  for (const m of text.matchAll(/^# TYPE (\S+) /gm)) scraped.add(m[1] ?? '');
+  return text;
+}
+
+/** The metric names of the "What to monitor" table in docs/operations/deployment.md (`rimthan_nodejs_*`: a prefix). */
+function documentedMetrics(): string[] {
+  const doc = readFileSync(join(packageRoot(), 'docs', 'operations', 'deployment.md'), 'utf8');
+  const section = doc.split(/^## What to monitor$/m)[1]?.split(/^## /m)[0] ?? '';
+  const names: string[] = [];
+  for (const row of section.split('\n').filter((l) => l.startsWith('| `rimthan_'))) {
+    const first = row.split('|')[1] ?? '';
+    for (const m of first.matchAll(/`(rimthan_[a-z_*]+)/g)) names.push(m[1] ?? '');
+  }
+  return names;
 }
 
 /** A client that sends the headers and half of a declared body, then resets its connection. */
@@ -288,5 +306,21 @@ describe('rimthan serve: metrics and logs after real workflows hold no participa
     assertClean(stderr, 'stderr', [runId]);
     assert.doesNotMatch(stderr, /internal fault/);
     assert.match(stderr, /runs profile listening on /);
+  });
+
+  test('docs/operations/deployment.md lists exactly the metrics the two scrapes exported', () => {
+    const documented = documentedMetrics();
+    assert.ok(documented.length >= 10, 'the table was found');
+    const isProcess = (name: string): boolean => /^rimthan_(process|nodejs)_/.test(name);
+    for (const name of documented) {
+      const found = name.endsWith('*') ? [...scraped].some((s) => s.startsWith(name.slice(0, -1))) : scraped.has(name);
+      assert.ok(found, `documented ${name} is exported`);
+    }
+    const ours = [...scraped].filter((name) => !isProcess(name));
+    assert.deepEqual(
+      ours.filter((name) => !documented.includes(name)),
+      [],
+      'every exported Rimthan metric is documented',
+    );
   });
 });
