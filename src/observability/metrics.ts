@@ -241,7 +241,7 @@ export class ServiceMetrics {
       }),
       claimed: new Counter({
         name: 'rimthan_runs_claimed_total',
-        help: 'Runs profile: runs this worker leased.',
+        help: 'Runs profile: runs this worker claimed from the store (unheld or lease-expired runs it adopted).',
         registers,
       }),
       takeovers: new Counter({
