@@ -302,7 +302,10 @@ describe('two replicas sharing a PostgreSQL release store', { skip: skip ?? fals
       ['admin', 'channel.clear', 'migration-target', NEW, null],
     ]);
     const metrics = await adminCall(a.adminUrl ?? '', ADMIN_TOKEN, 'GET', '/metrics');
-    assert.match(String(metrics.value['text']), new RegExp(`rimthan_release_active_info\\{release="${OLD}"\\} 1`));
+    assert.match(
+      String(metrics.value['text']),
+      new RegExp(`rimthan_release_info\\{channel="active",release="${OLD}"\\} 1`),
+    );
     assert.ok(!String(metrics.value['text']).includes('bearer-'), 'no principal in the metrics');
   });
 });
