@@ -128,7 +128,7 @@ export const blockerDef = publish(
   'Workflow blocker',
   closedObject(
     {
-      code: { type: 'string', enum: Object.values(BlockerCode) },
+      code: { enum: Object.values(BlockerCode) },
       capability: ref(anyCapability),
       expected_adapter: ref(pinnedRef),
       field: ref(stateField),

@@ -107,7 +107,7 @@ export const outputAttestationDef = publish(
 
 const findingShape: JsonObject = closedObject(
   {
-    severity: { type: 'string', enum: ['error', 'warning', 'info'], description: 'How serious the finding is.' },
+    severity: { enum: ['error', 'warning', 'info'], description: 'How serious the finding is.' },
     message: {
       type: 'string',
       maxLength: Limits.findingMessageChars,
@@ -139,7 +139,7 @@ export const validatorReportDef = publish(
       }),
       description: 'The host that ran the validator subagent.',
     },
-    outcome: { type: 'string', enum: ['passed', 'failed'], description: "The validator subagent's verdict." },
+    outcome: { enum: ['passed', 'failed'], description: "The validator subagent's verdict." },
     findings: { ...arrayOf(findingShape, Limits.findings), description: 'What it found ([] if nothing).' },
   }),
 );
@@ -164,8 +164,8 @@ export const deterministicFailureDef = publish(
   'Deterministic validation failure',
   closedObject(
     {
-      code: { type: 'string', enum: Object.values(FailureCode) },
-      reason: { type: 'string', enum: Object.values(FailureReason) },
+      code: { enum: Object.values(FailureCode) },
+      reason: { enum: Object.values(FailureReason) },
       artifact_id: ref(id),
       validator_id: ref(id),
       capability: ref(anyCapability),

@@ -173,28 +173,25 @@ export const validatorKey = define('validator-key', {
 export const artifactDigests = define('artifact-digests', mapOf(ref(id), ref(sha256), Limits.receipts));
 if (Limits.receipts !== Limits.artifacts * 4) throw new Error('artifact-digests serves two bounds that differ');
 
-/** The host binding carried in a checkpoint (sorted capability sets). */
-export const hostBinding = define(
-  'host-binding',
-  closedObject({
-    harness: ref(harness),
-    adapter_id: ref(id),
-    adapter_version: ref(version),
-    host_capabilities: ref(hostCapabilities),
-    validator_capabilities: ref(validatorCapabilities),
-  }),
-);
+/** The host binding carried in a checkpoint (sorted capability sets); inline, as only the checkpoint holds it. */
+export const hostBinding: JsonObject = closedObject({
+  harness: ref(harness),
+  adapter_id: ref(id),
+  adapter_version: ref(version),
+  host_capabilities: ref(hostCapabilities),
+  validator_capabilities: ref(validatorCapabilities),
+});
 
-/** Validator pass receipts: `validator_id@version` → outcome and the digest of its input artifact set. */
-export const validatorReceipts = define(
-  'validator-receipts',
-  mapOf(
-    ref(validatorKey),
-    closedObject({
-      outcome: { enum: ['passed'] },
-      input_sha256: ref(sha256),
-    }),
-  ),
+/**
+ * Validator pass receipts: `validator_id@version` → outcome and the digest of its input artifact set (inline, as only
+ * the checkpoint holds them).
+ */
+export const validatorReceipts: JsonObject = mapOf(
+  ref(validatorKey),
+  closedObject({
+    outcome: { enum: ['passed'] },
+    input_sha256: ref(sha256),
+  }),
 );
 
 /*

@@ -61,18 +61,14 @@ function toolSchema(
   return { id, version: CONTRACT_VERSION, schema, shape: schema };
 }
 
-const status = (values: readonly string[]): JsonObject => ({ type: 'string', enum: [...values] });
+/** A status word (the enum alone says it is a string). */
+const status = (values: readonly string[]): JsonObject => ({ enum: [...values] });
 
 /**
  * Shapes a harness only copies back as it received them (the signed checkpoint and validation bundle, and what only
  * they hold): the argument holding one says "unchanged", so their own fields carry no description.
  */
-export const COPIED_UNCHANGED: readonly string[] = [
-  checkpointEnvelopeDef.id,
-  validationBundleDef.id,
-  'host-binding',
-  'validator-receipts',
-];
+export const COPIED_UNCHANGED: readonly string[] = [checkpointEnvelopeDef.id, validationBundleDef.id];
 
 const CHECKPOINT = 'The `checkpoint` object of the latest result, unchanged.';
 const STATE = 'The confirmed state that checkpoint was issued with, unchanged.';
