@@ -41,7 +41,7 @@ export const checkpointEnvelopeDef = publish(
     workflow: ref(pinnedRef),
     current_step: ref(id),
     sequence: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
-    parent_checkpoint_sha256: ref(nullableSha256),
+    parent_checkpoint_sha256: nullableSha256,
     confirmed_state_sha256: ref(sha256),
     artifacts: ref(artifactDigests),
     validators: validatorReceipts,

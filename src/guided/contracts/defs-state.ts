@@ -33,30 +33,33 @@ const boundedString = define('state-string', {
 
 /**
  * A confirmed-state value: any JSON nested at most `depth` containers deep, every string, array and object bounded.
- * Written as per-type conditions rather than a union of types, so that a client that flattens unions (to the object
- * member) still accepts a string or a number here; the values accepted are exactly those of that union.
+ * Written as per-type conditions (`$ref` to the string bound, then `if` array / `else if` object) rather than a union
+ * of types, so that a client that flattens unions (to the object member) still accepts a string or a number here; the
+ * values accepted are exactly those of that union.
  */
 function boundedValue(depth: number): NamedShape {
   if (depth === 0) {
     return define('state-value-0', {
-      allOf: [ref(boundedString), { if: { type: 'array' }, then: false }, { if: { type: 'object' }, then: false }],
+      ...ref(boundedString),
+      if: { type: 'array' },
+      then: false,
+      else: { if: { type: 'object' }, then: false },
     });
   }
   const inner = ref(boundedValue(depth - 1));
   return define(`state-value-${depth}`, {
-    allOf: [
-      ref(boundedString),
-      { if: { type: 'array' }, then: { type: 'array', maxItems: Limits.stateArrayItems, items: inner } },
-      {
-        if: { type: 'object' },
-        then: {
-          type: 'object',
-          maxProperties: Limits.stateNestedProperties,
-          propertyNames: { maxLength: 128 },
-          additionalProperties: inner,
-        },
+    ...ref(boundedString),
+    if: { type: 'array' },
+    then: { type: 'array', maxItems: Limits.stateArrayItems, items: inner },
+    else: {
+      if: { type: 'object' },
+      then: {
+        type: 'object',
+        maxProperties: Limits.stateNestedProperties,
+        propertyNames: { maxLength: 128 },
+        additionalProperties: inner,
       },
-    ],
+    },
   });
 }
 

@@ -27,7 +27,7 @@ import {
   version,
   writePolicy,
 } from './primitives.js';
-import { publish, ref } from './published.js';
+import { described, publish, ref } from './published.js';
 
 /** One artifact body as the harness wrote it; transient (reduced to a SHA-256 receipt, never stored). */
 export const artifactDef = publish(
@@ -86,7 +86,7 @@ export const outputAttestationDef = publish(
           path: ref(path, "The output's declared `path`."),
           owner_step: ref(id, 'The step that declares this output: the current step id.'),
           media_type: ref(mediaType, "The output's `media_type`."),
-          schema_sha256: ref(nullableSha256, "The output's `schema.sha256` (null when it has no schema)."),
+          schema_sha256: described("The output's `schema.sha256` (null when it has no schema).", nullableSha256),
           max_bytes: {
             type: 'integer',
             minimum: 1,

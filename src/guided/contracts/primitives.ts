@@ -151,7 +151,8 @@ export function nullable(schema: JsonObject): JsonObject {
   return { anyOf: [{ type: 'null' }, schema] };
 }
 
-export const nullableSha256 = define('sha256-or-null', nullable(ref(sha256)));
+/** A SHA-256 or `null` (inline: a named def costs more than the two places that use it). */
+export const nullableSha256: JsonObject = nullable(ref(sha256));
 
 /** A pinned reference `{id, version}`. */
 export const pinnedRef = define(
