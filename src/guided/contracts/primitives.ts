@@ -126,14 +126,12 @@ export const validatorCapabilities = define('validator-capabilities', {
   items: ref(validatorCapability),
 });
 
-/** A closed object: every listed property required unless named in `optional`. */
+/** A closed object: every listed property required unless named in `optional` (no `required` when none is). */
 export function closedObject(properties: Record<string, JsonObject>, optional: readonly string[] = []): JsonObject {
-  return {
-    type: 'object',
-    additionalProperties: false,
-    required: Object.keys(properties).filter((k) => !optional.includes(k)),
-    properties,
-  };
+  const required = Object.keys(properties).filter((k) => !optional.includes(k));
+  return required.length === 0
+    ? { type: 'object', additionalProperties: false, properties }
+    : { type: 'object', additionalProperties: false, required, properties };
 }
 
 /** A bounded array of `items`. */
