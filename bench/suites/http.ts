@@ -82,7 +82,7 @@ async function run(ctx: SuiteContext): Promise<{ figures: Figure[]; notes: strin
     packagedBodies(TYPICAL_EVIDENCE_BYTES),
   );
   const profile = createWorkflowEngineProfile({
-    releases: storeReleaseProvider(packagedReleaseStore(), { refreshIntervalMs: 0 }),
+    releases: storeReleaseProvider(packagedReleaseStore()),
     signer: new TokenSigner(new KeyRing(BENCH_KEY)),
     clock: fixedClock,
   });

@@ -105,6 +105,7 @@ describe('docs/cli.md: every message, with its exit code, from the real executab
     { row: '--<option> must be one of <choices>', args: ['serve', '--transport', 'carrier-pigeon'] },
     { row: '--<option> must be an integer from <min> to <max>', args: ['serve', '--port', '99999'] },
     { row: '--<option> applies only to <what>', args: ['serve', '--session', 'x'] },
+    { row: 'RIMTHAN_LOG_FORMAT must be text or json', args: ['serve'], env: { RIMTHAN_LOG_FORMAT: 'xml' } },
     { row: 'unexpected argument: <argument>', args: ['serve', 'extra'] },
     { row: '--out FILE is required', args: ['registry', 'build', SOURCE] },
     {
