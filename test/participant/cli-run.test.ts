@@ -6,57 +6,18 @@
  */
 import { str } from '../../src/participant/index.js';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { JsonObject } from '../../src/core/index.js';
-import {
-  HOST,
-  httpServer,
-  participant,
-  runToCompletion,
-  status,
-  stdioServer,
-  tempDir,
-  VALIDATOR_COMMAND,
-} from './support/cli.js';
-import { writeStepOutputs } from './support/agent.js';
+import { httpServer, runToCompletion, status, stdioServer, tempDir, VALIDATOR_COMMAND } from './support/cli.js';
 import type { Served } from './support/cli.js';
-
-const OBJECTIVE = 'Pick the queue for billing events before the Q1 migration';
-const ANSWERS = {
-  decision_question: 'Which message queue should the billing service adopt?',
-  candidate_options: ['kafka', 'rabbitmq'],
-};
+import { ANSWERS, OBJECTIVE, runToRouteQuestion } from './support/route-question.js';
 
 async function everyRoute(served: Served, root: string): Promise<JsonObject[]> {
   const first = join(root, 'first');
-  const { mkdirSync } = await import('node:fs');
   mkdirSync(first);
-  const answersFile = join(root, 'answers.json');
-  writeFileSync(answersFile, JSON.stringify(ANSWERS));
-  const openingArgs = [
-    'run',
-    '--workflow',
-    'research',
-    ...HOST,
-    '--set',
-    `objective=${OBJECTIVE}`,
-    '--answers',
-    answersFile,
-    '--validator-command',
-    VALIDATOR_COMMAND,
-    '--yes',
-  ];
-  let opening = participant(served, first, openingArgs);
-  // A gated step before the route question (research-decision 1.3.0 plans the research first): its outputs are
-  // written from the served step, then the run goes on to the question.
-  for (let i = 0; i < 5 && /is not there yet/.test(opening.stderr); i++) {
-    await writeStepOutputs(served.target, first, { markForRepair: false });
-    opening = participant(served, first, openingArgs);
-  }
-  assert.equal(opening.status, 1, opening.stderr);
-  assert.match(opening.stderr, /needs an answer to /);
+  await runToRouteQuestion(served, first, join(root, 'answers.json'));
   const question = status(served, first)['question'] as JsonObject;
   const options = question['options'] as string[];
   assert.ok(options.length >= 2, `the served route question offers ${options.join(', ')}`);

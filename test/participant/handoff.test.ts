@@ -17,7 +17,6 @@ import { after, before, describe, test } from 'node:test';
 import type { JsonObject } from '../../src/core/index.js';
 import { writeStepOutputs } from './support/agent.js';
 import {
-  HOST,
   httpServer,
   MAIN,
   participant,
@@ -26,48 +25,18 @@ import {
   stdioServer,
   tempDir,
   VALIDATOR,
+  VALIDATOR_COMMAND,
   withToken,
 } from './support/cli.js';
 import type { Served } from './support/cli.js';
 import { GitRemote } from './support/git.js';
+import { OBJECTIVE, runToRouteQuestion } from './support/route-question.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const ACTIVE = readFileSync(join(ROOT, 'releases', 'ACTIVE'), 'utf8').trim();
 const SESSION = join('.rimthan', 'workflow-session.json');
 const TOKEN_A = 'alice-bearer-token-0123456789abcdef0123';
 const TOKEN_B = 'bob-bearer-token-fedcba9876543210fedcba';
-const OBJECTIVE = 'Pick the queue for billing events before the Q1 migration';
-const ANSWERS = {
-  decision_question: 'Which message queue should the billing service adopt?',
-  candidate_options: ['kafka', 'rabbitmq'],
-};
-const VALIDATOR_COMMAND = `${process.execPath} ${VALIDATOR}`;
-
-/** The first person's part: `participant run` (writing each step's files where it stops) until the route question. */
-async function runToRouteQuestion(served: Served, dir: string, answersFile: string): Promise<string> {
-  const args = [
-    'run',
-    '--workflow',
-    'research',
-    ...HOST,
-    '--set',
-    `objective=${OBJECTIVE}`,
-    '--answers',
-    answersFile,
-    '--validator-command',
-    VALIDATOR_COMMAND,
-    '--yes',
-  ];
-  let r = participant(served, dir, args);
-  for (let i = 0; i < 6 && /is not there yet/.test(r.stderr); i++) {
-    await writeStepOutputs(served.target, dir, { markForRepair: false });
-    r = participant(served, dir, args);
-  }
-  assert.equal(r.status, 1, r.stderr);
-  assert.match(r.stderr, /needs an answer to research_route/);
-  return r.stderr;
-}
-
 /** Runs each work order in `orders` through the validator process (cwd = the clone) into `reports/<id>.json`. */
 function runValidators(clone: string, orders: string, reports: string): string[] {
   mkdirSync(reports, { recursive: true });
@@ -107,9 +76,8 @@ describe('Git handoff: a teammate finishes the workflow from a clone', () => {
     aliceClone = git.clone('alice', 'Alice');
     writeFileSync(join(aliceClone, 'README.md'), '# Billing queue decision\n');
     git.commitAll(aliceClone, 'Start the repository');
-    const answers = join(root.dir, 'alice-answers.json');
-    writeFileSync(answers, JSON.stringify(ANSWERS));
-    await runToRouteQuestion(alice, aliceClone, answers);
+    const opening = await runToRouteQuestion(alice, aliceClone, join(root.dir, 'alice-answers.json'));
+    assert.match(opening.stderr, /needs an answer to research_route/);
     handoff = git.commitAll(aliceClone, 'Research plan accepted; route still open');
   });
   after(async () => {
