@@ -107,7 +107,8 @@ async function workflowEngine(
     }),
   );
   return {
-    serverFor: () => createMcpServer(profile),
+    // An elicited question's request state is bound to the authenticated caller (none on stdio or without tokens).
+    serverFor: (principal) => createMcpServer(profile, principal.authenticated ? { principalId: principal.id } : {}),
     stdioPrincipal: ANONYMOUS,
     releases: { store, follower },
     close: async () => {
