@@ -16,10 +16,10 @@
  * code) and the server's connect hook (legacy-codes.ts) restores -32002 for 2025-era clients.
  *
  * Seams for what comes next (keep them this way):
- * - Multi-round tool calls: a ToolHandler's outcome passes through runToolCall (tool-call.ts, with its `observe`
- *   hook); an `input_required` result built with the SDK's `inputRequired(...)` may be returned from the tools/call
- *   handler below unchanged; the SDK checks it against the era and the request's declared capabilities, and
- *   `ServerOptions.requestState.verify` is where signed request state is checked (pass it via `extensions`).
+ * - Multi-round tool calls: a ToolEntry's `multiRound` handler answers instead of `handler` when a 2026-07-28 request's
+ *   client declared form elicitation ({@link declaresFormElicitation}); the round (echoed `requestState`, the form's
+ *   answer, the caller) is read here, the state is verified by the handler's own codec (core/request-state.ts), and a
+ *   question it asks leaves runToolCall as the SDK's `input_required` result.
  * - Extra methods (e.g. the tasks extension's `tasks/get`, `tasks/update`, `tasks/cancel`): a profile lists
  *   {@link ServerExtension}s; each adds its capabilities and registers its handlers through {@link guardedHandler},
  *   which gives it the same params check and error discipline as the built-in methods.
