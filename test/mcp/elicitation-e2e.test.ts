@@ -180,8 +180,10 @@ describe('a guided question answered through form elicitation (MCP 2026-07-28)',
       const retry = (token: string, extra: JsonObject): Promise<JsonObject> =>
         wireContinue(server.url, token, { name: CONTINUE, arguments: args, inputResponses, ...extra });
 
-      const last = state.slice(-1) === 'A' ? 'B' : 'A';
-      const tampered = refusal(await retry(TOKEN, { requestState: `${state.slice(0, -1)}${last}` }));
+      // One character of the signature changed (not the last one, whose spare bits would make it malformed instead).
+      const at = state.length - 10;
+      const flipped = `${state.slice(0, at)}${state[at] === 'A' ? 'B' : 'A'}${state.slice(at + 1)}`;
+      const tampered = refusal(await retry(TOKEN, { requestState: flipped }));
       assert.deepEqual([tampered['code'], tampered['reason']], ['request_state_invalid', 'tampered']);
 
       const otherState = { ...(args['confirmed_state'] as JsonObject), state: { objective: 'another objective' } };
