@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/client';
+import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { JsonObject } from '../../src/core/index.js';
 import { MAIN, spawnServe } from '../support/serve-process.js';
 import { valueOf } from './support/connect.js';
-import { MODERN_REVISION, modernCall, modernHttp } from './support/modern-client.js';
+import { elicitingClient, MODERN_REVISION, modernCall, modernHttp } from './support/modern-client.js';
 import { Participant } from './support/participant.js';
 import { toRouteQuestion } from './support/research-run.js';
 
@@ -23,22 +23,6 @@ const TOKEN = 'elicitation-token-a-0123456789abcdef';
 const OTHER_TOKEN = 'elicitation-token-b-0123456789abcdef';
 const CONTINUE = 'rimthan.continue_workflow';
 const CONFIRMED_STATE = 'dev.rimthan/confirmed-state';
-
-type Answer = (form: ElicitRequestFormParams) => ElicitResult;
-
-/** A 2026-07-28 client that can show the person a form; `answer` plays the person. */
-function elicitingClient(answer: Answer, asked: ElicitRequestFormParams[]): Client {
-  const client = new Client(
-    { name: 'rimthan-elicit-test', version: '1.0.0' },
-    { versionNegotiation: { mode: { pin: MODERN_REVISION } }, capabilities: { elicitation: { form: {} } } },
-  );
-  client.setRequestHandler('elicitation/create', (request) => {
-    const params = request.params as ElicitRequestFormParams;
-    asked.push(params);
-    return Promise.resolve(answer(params));
-  });
-  return client;
-}
 
 /** The route question's choices, as the form lists them. */
 function firstChoice(form: ElicitRequestFormParams): string {

@@ -9,27 +9,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
+import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
 import type { JsonObject } from '../../src/core/index.js';
 import { REVIEW_FLOWS_MODULE } from '../support/review-flow.js';
 import { eventually, spawnServe } from '../support/serve-process.js';
 import type { ServeProcess } from '../support/serve-process.js';
-import { MODERN_REVISION, modernCall, modernHttp } from './support/modern-client.js';
+import { elicitingClient, modernCall, modernHttp } from './support/modern-client.js';
 
 const TOKEN = 'run-elicitation-token-0123456789abcdef';
-
-function elicitingClient(answer: (form: ElicitRequestFormParams) => ElicitResult, asked: ElicitRequestFormParams[]) {
-  const client = new Client(
-    { name: 'rimthan-run-elicit-test', version: '1.0.0' },
-    { versionNegotiation: { mode: { pin: MODERN_REVISION } }, capabilities: { elicitation: { form: {} } } },
-  );
-  client.setRequestHandler('elicitation/create', (request) => {
-    asked.push(request.params as ElicitRequestFormParams);
-    return Promise.resolve(answer(request.params as ElicitRequestFormParams));
-  });
-  return client;
-}
 
 async function connect(client: Client, url: string): Promise<Client> {
   await client.connect(

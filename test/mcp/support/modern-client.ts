@@ -4,6 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { JsonObject } from '../../../src/core/index.js';
 import type { CallOutcome } from './participant.js';
@@ -54,4 +55,24 @@ export async function modernHttp(url: string, token?: string): Promise<Client> {
 export async function modernCall(client: Client, name: string, args: JsonObject): Promise<CallOutcome> {
   const result = await client.callTool({ name, arguments: args });
   return { isError: result.isError === true, value: valueOf(result) };
+}
+
+/**
+ * A 2026-07-28 client that can show the person a form (it declares form elicitation): `answer` plays the person, and
+ * every form it was asked is pushed to `asked`. Connect it yourself.
+ */
+export function elicitingClient(
+  answer: (form: ElicitRequestFormParams) => ElicitResult,
+  asked: ElicitRequestFormParams[],
+): Client {
+  const client = new Client(
+    { name: 'rimthan-eliciting', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: MODERN_REVISION } }, capabilities: { elicitation: { form: {} } } },
+  );
+  client.setRequestHandler('elicitation/create', (request) => {
+    const form = request.params as ElicitRequestFormParams;
+    asked.push(form);
+    return Promise.resolve(answer(form));
+  });
+  return client;
 }
