@@ -106,7 +106,7 @@ export function createRunTasksExtension(opts: RunTasksOptions): ServerExtension 
     return taskOfHandle(viewed.value);
   }
   return {
-    capabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } as never,
+    capabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } },
     register(server) {
       server.setRequestHandler(
         'tasks/get',

@@ -4,10 +4,12 @@
  * compiled once per process; the session-bound tool objects are cached per session (bounded).
  */
 import { canonicalJson, RimthanError } from '../core/index.js';
-import type { JsonObject } from '../core/index.js';
-import type { RunTool } from '../tools/index.js';
+import type { JsonObject, RequestStateCodec } from '../core/index.js';
+import { createRunHandles } from '../tools/index.js';
+import type { RunTool, RunToolsCatalog } from '../tools/index.js';
 import type { McpProfile, ToolEntry } from './profile.js';
 import { ProfileName, RUNS_MAX_REQUEST_BYTES } from './profile.js';
+import { createRunTasksExtension } from './run-tasks.js';
 import type { FaultReporter, ToolOutcome } from './tool-call.js';
 import { INVALID_ARGUMENTS } from './tool-call.js';
 import { compileToolContracts } from './tool-contract.js';
@@ -20,6 +22,12 @@ export interface RunsProfileOptions {
   readonly onFault?: FaultReporter;
   /** How many sessions' tool bundles to keep (least recently used are rebuilt on demand). */
   readonly maxCachedSessions?: number;
+  /**
+   * The catalog the tools run from and the request-state codec (signed with the checkpoint key ring). With both, the
+   * profile serves the Tasks extension (run-tasks.ts) over the session's run handles; without, only the seven tools.
+   */
+  readonly catalog?: RunToolsCatalog;
+  readonly codec?: RequestStateCodec;
 }
 
 /** Builds profiles of one session each; see the module comment. */
@@ -76,11 +84,22 @@ export function createRunsProfileFactory(opts: RunsProfileOptions): RunsProfileF
       if (contract === undefined) throw new RimthanError('invalid_tool_contract', `unexpected run tool ${tool.name}`);
       return { contract, handler: (args: JsonObject) => invokeExactly(tool, args) };
     });
+    const faults = opts.onFault === undefined ? {} : { onFault: opts.onFault };
+    const extensions =
+      opts.catalog === undefined || opts.codec === undefined
+        ? []
+        : [
+            createRunTasksExtension({
+              handles: createRunHandles({ tools, catalog: opts.catalog, codec: opts.codec }),
+              ...faults,
+            }),
+          ];
     return {
       name: ProfileName.Runs,
       tools: entries,
       maxArgumentBytes: opts.maxArgumentBytes ?? RUNS_MAX_REQUEST_BYTES,
-      ...(opts.onFault === undefined ? {} : { onFault: opts.onFault }),
+      ...faults,
+      ...(extensions.length === 0 ? {} : { extensions }),
     };
   }
 
