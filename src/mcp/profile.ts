@@ -11,7 +11,8 @@ import type {
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/server';
 import type { CompiledToolContract, ToolContract } from './tool-contract.js';
-import type { FaultReporter, ToolCallObserver, ToolHandler } from './tool-call.js';
+import type { JsonObject } from '../core/index.js';
+import type { FaultReporter, ToolAnswer, ToolCallObserver, ToolHandler } from './tool-call.js';
 import type { ServerExtension } from './server.js';
 
 export const ProfileName = {
@@ -20,10 +21,24 @@ export const ProfileName = {
 } as const;
 export type ProfileName = (typeof ProfileName)[keyof typeof ProfileName];
 
+/** One round of a multi-round call: the request state echoed back, the person's answer, who is calling. */
+export interface ToolRound {
+  readonly requestState: string | undefined;
+  /** The form's answer (`inputResponses`), when the client sent one. */
+  readonly answer: { readonly action: 'accept' | 'decline' | 'cancel'; readonly content?: unknown } | undefined;
+  /** The authenticated principal's id; undefined on stdio. */
+  readonly principalId: string | undefined;
+}
+
 /** One served tool: its checked contract and the function that answers it. */
 export interface ToolEntry {
   readonly contract: CompiledToolContract;
   readonly handler: ToolHandler;
+  /**
+   * For a client that can show the person a form (MCP 2026-07-28 form elicitation): answers instead of `handler`,
+   * and may ask a question first (server.ts turns it into an `input_required` result).
+   */
+  readonly multiRound?: (args: JsonObject, round: ToolRound) => Promise<ToolAnswer>;
 }
 
 /** Resources of a profile. `read` throws a JsonRpcFault (-32002 with `data.uri`) for an unknown URI. */

@@ -1,16 +1,19 @@
 /**
  * The runs profile: the seven durable-run tools as MCP tools, bound to one session. Over HTTP the session is the
  * authenticated principal; over stdio it is the configured (or generated) session id. Contracts are checked and
- * compiled once per process; the session-bound tool objects are cached per session (bounded).
+ * compiled once per process; the session-bound tool objects are cached per session (bounded). Given a catalog and a
+ * request-state codec, `workflow_run_resume` of a run waiting for a person is asked as a form to a client that declared
+ * form elicitation (tools/run-handles.ts `elicitedResume`); every other call and client is served as before. With
+ * `tasks` as well, the profile serves the Tasks extension over the session's run handles (run-tasks.ts).
  */
 import { canonicalJson, RimthanError } from '../core/index.js';
 import type { JsonObject, RequestStateCodec } from '../core/index.js';
-import { createRunHandles } from '../tools/index.js';
+import { createRunHandles, RunToolName } from '../tools/index.js';
 import type { RunTool, RunToolsCatalog } from '../tools/index.js';
-import type { McpProfile, ToolEntry } from './profile.js';
+import type { McpProfile, ToolEntry, ToolRound } from './profile.js';
 import { ProfileName, RUNS_MAX_REQUEST_BYTES } from './profile.js';
 import { createRunTasksExtension } from './run-tasks.js';
-import type { FaultReporter, ToolOutcome } from './tool-call.js';
+import type { FaultReporter, ToolAnswer, ToolOutcome } from './tool-call.js';
 import { INVALID_ARGUMENTS } from './tool-call.js';
 import { compileToolContracts } from './tool-contract.js';
 import type { CompiledToolContract } from './tool-contract.js';
@@ -22,12 +25,10 @@ export interface RunsProfileOptions {
   readonly onFault?: FaultReporter;
   /** How many sessions' tool bundles to keep (least recently used are rebuilt on demand). */
   readonly maxCachedSessions?: number;
-  /**
-   * The catalog the tools run from and the request-state codec (signed with the checkpoint key ring). With both, the
-   * profile serves the Tasks extension (run-tasks.ts) over the session's run handles; without, only the seven tools.
-   */
-  readonly catalog?: RunToolsCatalog;
-  readonly codec?: RequestStateCodec;
+  /** With both: a person's resume asked as a form (MCP form elicitation); see the module comment. */
+  readonly elicitation?: { readonly catalog: RunToolsCatalog; readonly codec: RequestStateCodec };
+  /** With `elicitation`: serve the Tasks extension (tasks/get, tasks/update, tasks/cancel; run-tasks.ts). */
+  readonly tasks?: boolean;
 }
 
 /** Builds profiles of one session each; see the module comment. */
@@ -74,26 +75,45 @@ export function createRunsProfileFactory(opts: RunsProfileOptions): RunsProfileF
     return contracts;
   }
 
+  /** The multi-round resume of one session, bound to it (its request states name the session as the principal). */
+  function elicitedResume(
+    sessionId: string,
+    tools: readonly RunTool[],
+  ): ((args: JsonObject, round: ToolRound) => Promise<ToolAnswer>) | undefined {
+    if (opts.elicitation === undefined) return undefined;
+    const handles = createRunHandles({ tools, ...opts.elicitation });
+    return async (args, round) => {
+      const answer =
+        round.requestState === undefined
+          ? undefined
+          : { requestState: round.requestState, action: 'cancel' as const, ...round.answer };
+      const call = { tool: RunToolName.RunResume, arguments: args, principalId: sessionId };
+      const outcome = await handles.elicitedResume(call, answer);
+      if (outcome.kind === 'result') return outcome.result;
+      const ask = { message: outcome.message, requestedSchema: outcome.form as unknown as JsonObject };
+      return { ok: 'ask', ask: { ...ask, requestState: outcome.requestState } };
+    };
+  }
+
   function build(sessionId: string): McpProfile {
     const tools = opts.toolsFor(sessionId);
     const known = contractsFor(tools);
     if (tools.length !== known.size)
       throw new RimthanError('invalid_tool_contract', 'run tool set changed between sessions');
+    const resume = elicitedResume(sessionId, tools);
     const entries: ToolEntry[] = tools.map((tool) => {
       const contract = known.get(tool.name);
       if (contract === undefined) throw new RimthanError('invalid_tool_contract', `unexpected run tool ${tool.name}`);
-      return { contract, handler: (args: JsonObject) => invokeExactly(tool, args) };
+      const handler = (args: JsonObject): Promise<ToolOutcome> => invokeExactly(tool, args);
+      return tool.name === RunToolName.RunResume && resume !== undefined
+        ? { contract, handler, multiRound: resume }
+        : { contract, handler };
     });
     const faults = opts.onFault === undefined ? {} : { onFault: opts.onFault };
     const extensions =
-      opts.catalog === undefined || opts.codec === undefined
-        ? []
-        : [
-            createRunTasksExtension({
-              handles: createRunHandles({ tools, catalog: opts.catalog, codec: opts.codec }),
-              ...faults,
-            }),
-          ];
+      opts.tasks === true && opts.elicitation !== undefined
+        ? [createRunTasksExtension({ handles: createRunHandles({ tools, ...opts.elicitation }), ...faults })]
+        : [];
     return {
       name: ProfileName.Runs,
       tools: entries,

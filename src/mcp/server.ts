@@ -16,16 +16,16 @@
  * code) and the server's connect hook (legacy-codes.ts) restores -32002 for 2025-era clients.
  *
  * Seams for what comes next (keep them this way):
- * - Multi-round tool calls: a ToolHandler's outcome passes through runToolCall (tool-call.ts, with its `observe`
- *   hook); an `input_required` result built with the SDK's `inputRequired(...)` may be returned from the tools/call
- *   handler below unchanged; the SDK checks it against the era and the request's declared capabilities, and
- *   `ServerOptions.requestState.verify` is where signed request state is checked (pass it via `extensions`).
+ * - Multi-round tool calls: a ToolEntry's `multiRound` handler answers instead of `handler` when a 2026-07-28 request's
+ *   client declared form elicitation ({@link declaresFormElicitation}); the round (echoed `requestState`, the form's
+ *   answer, the caller) is read here, the state is verified by the handler's own codec (core/request-state.ts), and a
+ *   question it asks leaves runToolCall as the SDK's `input_required` result.
  * - Extra methods (e.g. the tasks extension's `tasks/get`, `tasks/update`, `tasks/cancel`): a profile lists
  *   {@link ServerExtension}s; each adds its capabilities and registers its handlers through {@link guardedHandler},
  *   which gives it the same params check and error discipline as the built-in methods.
  * - Extra resources: a profile's ResourceProvider (profile.ts) lists and reads them; nothing here changes.
  */
-import { isSpecType, Server } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, inputResponse, isSpecType, Server } from '@modelcontextprotocol/server';
 import type {
   JSONRPCRequest,
   Result,
@@ -36,9 +36,10 @@ import type {
   Transport,
 } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import type { JsonObject } from '../core/index.js';
 import { keepLegacyResourceCodes } from './legacy-codes.js';
-import type { McpProfile, ToolEntry } from './profile.js';
-import { runToolCall } from './tool-call.js';
+import type { McpProfile, ToolEntry, ToolRound } from './profile.js';
+import { ASK_INPUT_KEY, runToolCall } from './tool-call.js';
 import { packageVersion } from './version.js';
 import {
   CACHE_SCOPE_META_KEY,
@@ -143,6 +144,25 @@ export function guardedHandler<A extends unknown[], R>(
   };
 }
 
+/** True when a 2026-07-28 request's client declared form elicitation (`elicitation: {}` means form, per the spec). */
+export function declaresFormElicitation(ctx: ServerContext): boolean {
+  if (!isModernRequest(ctx)) return false;
+  const envelope: Readonly<Record<string, unknown>> | undefined = ctx.mcpReq.envelope;
+  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined;
+  const elicitation = capabilities?.elicitation;
+  if (typeof elicitation !== 'object' || elicitation === null) return false;
+  const modes = elicitation as { form?: unknown; url?: unknown };
+  return modes.form !== undefined || modes.url === undefined;
+}
+
+/** This round of a multi-round call, read from the request: echoed state, the form's answer, the caller. */
+function roundOf(ctx: ServerContext, principalId: string | undefined): ToolRound {
+  const state: unknown = ctx.mcpReq.requestState();
+  const view = inputResponse(ctx.mcpReq.inputResponses, ASK_INPUT_KEY);
+  const answer = view.kind === 'elicit' ? { action: view.action, content: view.content } : undefined;
+  return { requestState: typeof state === 'string' ? state : undefined, answer, principalId };
+}
+
 function capabilitiesOf(profile: McpProfile): ServerCapabilities {
   let capabilities: ServerCapabilities = { tools: { listChanged: false } };
   if (profile.resources !== undefined) capabilities.resources = { listChanged: false, subscribe: false };
@@ -153,7 +173,7 @@ function capabilitiesOf(profile: McpProfile): ServerCapabilities {
   return capabilities;
 }
 
-function registerTools(server: RimthanServer, profile: McpProfile): void {
+function registerTools(server: RimthanServer, profile: McpProfile, caller: ServerCaller): void {
   const order: readonly ToolEntry[] = Object.freeze([...profile.tools]);
   const tools = new Map<string, ToolEntry>(order.map((t) => [t.contract.name, t]));
   const listing = order.map((t) => t.contract.listing);
@@ -165,11 +185,16 @@ function registerTools(server: RimthanServer, profile: McpProfile): void {
   );
   server.setRequestHandler(
     'tools/call',
-    guardedHandler(profile, 'tools/call', async (request) => {
+    guardedHandler(profile, 'tools/call', async (request, ctx: ServerContext) => {
       const { params } = request;
       const entry = tools.get(params.name);
       if (entry === undefined) throw new JsonRpcFault(RpcCode.MethodNotFound, 'unknown tool');
-      return runToolCall(entry.contract, params.arguments, entry.handler, {
+      const { multiRound } = entry;
+      const handler =
+        multiRound !== undefined && declaresFormElicitation(ctx)
+          ? (args: JsonObject) => multiRound(args, roundOf(ctx, caller.principalId))
+          : entry.handler;
+      return runToolCall(entry.contract, params.arguments, handler, {
         maxArgumentBytes: profile.maxArgumentBytes,
         ...(profile.onFault === undefined ? {} : { onFault: profile.onFault }),
         ...(profile.observeToolCall === undefined ? {} : { observe: profile.observeToolCall }),
@@ -223,8 +248,13 @@ function registerPrompts(server: RimthanServer, profile: McpProfile): void {
  */
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 
+/** Who the server answers: the authenticated principal of an HTTP request; nobody on stdio. */
+export interface ServerCaller {
+  readonly principalId?: string;
+}
+
 /** Builds a server for one connection (stdio) or one HTTP request (stateless, either era). */
-export function createMcpServer(profile: McpProfile): RimthanServer {
+export function createMcpServer(profile: McpProfile, caller: ServerCaller = {}): RimthanServer {
   const extensions = profile.extensions ?? [];
   sharedValidator ??= new AjvJsonSchemaValidator();
   const options: ServerOptions = {
@@ -234,7 +264,7 @@ export function createMcpServer(profile: McpProfile): RimthanServer {
   };
   for (const extension of extensions) Object.assign(options, extension.options);
   const server = new RimthanServer({ name: SERVER_NAME, title: 'Rimthan', version: packageVersion() }, options);
-  registerTools(server, profile);
+  registerTools(server, profile, caller);
   registerResources(server, profile);
   registerPrompts(server, profile);
   for (const extension of extensions) extension.register(server);

@@ -6,7 +6,8 @@
  * `isError: true` so a model can correct itself. A result that breaks its own output schema, or any other exception, is
  * our bug: it becomes a JSON-RPC internal error, never "invalid params", and nothing of the failure reaches the wire.
  */
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import { inputRequired } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import { canonicalJson, isJsonObject, isRimthanError } from '../core/index.js';
 import type { JsonObject, JsonValue, SchemaIssue } from '../core/index.js';
 import type { CompiledToolContract } from './tool-contract.js';
@@ -20,11 +21,33 @@ export interface ToolFailure {
   readonly reason?: string;
 }
 
-/** What a profile's handler returns for an expected outcome (it may also throw a RimthanError). */
+/**
+ * What a profile's handler returns for an expected outcome (it may also throw a RimthanError). `meta` goes to the
+ * result's `_meta` (never participant data a model should not see; e.g. the confirmed state an elicited answer bound).
+ */
 export type ToolOutcome =
-  { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly error: ToolFailure };
+  | { readonly ok: true; readonly value: JsonValue; readonly meta?: JsonObject }
+  | { readonly ok: false; readonly error: ToolFailure };
 
 export type ToolHandler = (args: JsonObject) => Promise<ToolOutcome>;
+
+/** A question for the person, asked as a form in a multi-round call (MCP 2026-07-28 `input_required`). */
+export interface ToolAsk {
+  readonly message: string;
+  /** The form: a flat closed object schema (core/flat-form.ts), as elicitation's `requestedSchema`. */
+  readonly requestedSchema: JsonObject;
+  /** Signed state the client echoes back with the person's answer (core/request-state.ts). */
+  readonly requestState: string;
+}
+
+/** What a multi-round handler may return: an outcome, or a question to ask before the call can finish. */
+export type ToolAnswer = ToolOutcome | { readonly ok: 'ask'; readonly ask: ToolAsk };
+
+/** The key of the one form an asked call carries in `inputRequests` (and its answer in `inputResponses`). */
+export const ASK_INPUT_KEY = 'answer';
+
+/** The `_meta` key of a result whose call applied the person's answer: the confirmed state its checkpoint binds. */
+export const CONFIRMED_STATE_META_KEY = 'dev.rimthan/confirmed-state';
 
 /** Called with an unexpected fault so the host process can report it; the client only sees "internal error". */
 export type FaultReporter = (tool: string, error: unknown) => void;
@@ -66,7 +89,20 @@ export function toolErrorResult(tool: CompiledToolContract, failure: ToolFailure
   return result;
 }
 
-function successResult(tool: CompiledToolContract, value: JsonValue, onFault?: FaultReporter): CallToolResult {
+function askResult(ask: ToolAsk): InputRequiredResult {
+  const form = inputRequired.elicit({
+    message: ask.message,
+    requestedSchema: ask.requestedSchema as Parameters<typeof inputRequired.elicit>[0]['requestedSchema'],
+  });
+  return inputRequired({ inputRequests: { [ASK_INPUT_KEY]: form }, requestState: ask.requestState });
+}
+
+function successResult(
+  tool: CompiledToolContract,
+  value: JsonValue,
+  onFault?: FaultReporter,
+  meta?: JsonObject,
+): CallToolResult {
   if (!isJsonObject(value)) {
     onFault?.(tool.name, new TypeError('tool result is not a JSON object'));
     throw internalFault();
@@ -83,7 +119,8 @@ function successResult(tool: CompiledToolContract, value: JsonValue, onFault?: F
     onFault?.(tool.name, error);
     throw internalFault();
   }
-  return { content: [{ type: 'text', text }], structuredContent: value };
+  const result: CallToolResult = { content: [{ type: 'text', text }], structuredContent: value };
+  return meta === undefined ? result : { ...result, _meta: meta };
 }
 
 /** The safe parts of an engine error: code, message and (when it is a closed word) its reason. */
@@ -115,13 +152,27 @@ export async function runToolCall(
   rawArgs: unknown,
   handler: ToolHandler,
   options: ToolCallOptions,
-): Promise<CallToolResult> {
+): Promise<CallToolResult>;
+/** The same for a multi-round handler: a question it asks comes back as an `input_required` result. */
+export async function runToolCall(
+  tool: CompiledToolContract,
+  rawArgs: unknown,
+  handler: (args: JsonObject) => Promise<ToolAnswer>,
+  options: ToolCallOptions,
+): Promise<CallToolResult | InputRequiredResult>;
+export async function runToolCall(
+  tool: CompiledToolContract,
+  rawArgs: unknown,
+  handler: (args: JsonObject) => Promise<ToolAnswer>,
+  options: ToolCallOptions,
+): Promise<CallToolResult | InputRequiredResult> {
   const observe = options.observe;
   if (observe === undefined) return executeToolCall(tool, rawArgs, handler, options);
   const started = performance.now();
   const seconds = (): number => (performance.now() - started) / 1000;
   try {
     const result = await executeToolCall(tool, rawArgs, handler, options);
+    if ('resultType' in result) return result; // asked; the call ends on the round that answers
     if (result.isError === true) observe(tool.name, 'tool_error', errorCodeOf(result), seconds());
     else observe(tool.name, 'ok', undefined, seconds());
     return result;
@@ -134,9 +185,9 @@ export async function runToolCall(
 async function executeToolCall(
   tool: CompiledToolContract,
   rawArgs: unknown,
-  handler: ToolHandler,
+  handler: (args: JsonObject) => Promise<ToolAnswer>,
   options: ToolCallOptions,
-): Promise<CallToolResult> {
+): Promise<CallToolResult | InputRequiredResult> {
   const args = rawArgs === undefined ? {} : rawArgs;
   if (argumentsTooLarge(args, options.maxArgumentBytes)) {
     return toolErrorResult(tool, {
@@ -152,7 +203,7 @@ async function executeToolCall(
       message: `arguments do not match the input schema (${detail})`,
     });
   }
-  let outcome: ToolOutcome;
+  let outcome: ToolAnswer;
   try {
     outcome = await handler(args);
   } catch (error) {
@@ -160,6 +211,7 @@ async function executeToolCall(
     options.onFault?.(tool.name, error);
     throw internalFault();
   }
+  if (outcome.ok === 'ask') return askResult(outcome.ask);
   if (!outcome.ok) return toolErrorResult(tool, outcome.error);
-  return successResult(tool, outcome.value, options.onFault);
+  return successResult(tool, outcome.value, options.onFault, outcome.meta);
 }

@@ -4,10 +4,11 @@
  * continue call carrying `migration` gets the provider's separately verified migration target (none set: refused).
  */
 import type { Clock, JsonObject, TokenSigner } from '../core/index.js';
-import { RimthanError, SchemaCompiler, systemClock } from '../core/index.js';
+import { RequestStateCodec, RimthanError, SchemaCompiler, systemClock } from '../core/index.js';
 import {
   checkpointRelease,
   createGuidedEngine,
+  elicitedContinue,
   createReleaseScope,
   GUIDED_SCHEMA_RESOURCES,
   GUIDED_TOOL_CONTRACTS,
@@ -15,12 +16,13 @@ import {
 } from '../guided/index.js';
 import type { GuidedEngine, ReleaseScope } from '../guided/index.js';
 import { loadBootstrapParagraph } from './bootstrap.js';
-import type { McpProfile, ToolEntry } from './profile.js';
+import type { McpProfile, ToolEntry, ToolRound } from './profile.js';
 import { ProfileName, WORKFLOW_ENGINE_MAX_REQUEST_BYTES } from './profile.js';
 import { ReleaseScopes } from './release-scopes.js';
 import type { ReleaseProvider, Scoped } from './release-scopes.js';
 import { CatalogueCache } from './resource-catalogue.js';
-import type { FaultReporter, ToolOutcome } from './tool-call.js';
+import { CONFIRMED_STATE_META_KEY } from './tool-call.js';
+import type { FaultReporter, ToolAnswer, ToolOutcome } from './tool-call.js';
 import { compileToolContracts } from './tool-contract.js';
 import type { CompiledToolContract } from './tool-contract.js';
 import { workflowPrompts, workflowResources } from './workflow-resources.js';
@@ -56,6 +58,8 @@ export interface WorkflowEngineProfileOptions {
   readonly bootstrap?: string;
   readonly maxArgumentBytes?: number;
   readonly onFault?: FaultReporter;
+  /** Lifetime of the request state of an elicited question (default ten minutes; core/request-state.ts). */
+  readonly requestStateTtlMs?: number;
 }
 
 function isGuidedToolName(name: string): name is GuidedToolName {
@@ -91,15 +95,17 @@ export function createWorkflowEngineProfile(opts: WorkflowEngineProfileOptions):
       'the workflow-engine profile must declare exactly the four guided tools',
     );
   }
+  const clock = opts.clock ?? systemClock;
+  const codec = new RequestStateCodec(opts.signer, clock, opts.requestStateTtlMs);
   const engine = createGuidedEngine({
     signer: opts.signer,
-    clock: opts.clock ?? systemClock,
+    clock,
     ...(opts.checkpointMaxAgeMs === undefined ? {} : { checkpointMaxAgeMs: opts.checkpointMaxAgeMs }),
   });
   const scopes = new ReleaseScopes<ReleaseScope>(opts.releases, createReleaseScope);
   const bootstrap = opts.bootstrap ?? loadBootstrapParagraph();
 
-  async function route(name: GuidedToolName, args: JsonObject): Promise<ToolOutcome> {
+  async function scopesFor(name: GuidedToolName, args: JsonObject) {
     const active = await scopes.active();
     const pinned = name === GuidedToolName.StartWorkflow ? undefined : checkpointRelease(args);
     // A release the store cannot produce is left to the engine, which fails closed on the release mismatch.
@@ -109,14 +115,41 @@ export function createWorkflowEngineProfile(opts: WorkflowEngineProfileOptions):
       name === GuidedToolName.ContinueWorkflow && args['migration'] !== undefined
         ? await scopes.migrationTarget()
         : undefined;
-    const value = OPERATIONS[name](engine, { scoped, active, target, args });
+    return { scoped, active, target };
+  }
+
+  async function route(name: GuidedToolName, args: JsonObject): Promise<ToolOutcome> {
+    const value = OPERATIONS[name](engine, { ...(await scopesFor(name, args)), args });
     return { ok: true, value };
+  }
+
+  /** continue_workflow for a client that can show a form: its one-answer question is asked (guided/elicit). */
+  async function elicitedRoute(args: JsonObject, round: ToolRound): Promise<ToolAnswer> {
+    const { scoped, target } = await scopesFor(GuidedToolName.ContinueWorkflow, args);
+    // State sent without an answer is still verified; it then counts as a cancelled form.
+    const answer =
+      round.requestState === undefined
+        ? undefined
+        : { requestState: round.requestState, action: 'cancel' as const, ...round.answer };
+    const call = { tool: GuidedToolName.ContinueWorkflow, arguments: args, principalId: round.principalId };
+    const outcome = elicitedContinue({ engine, codec, clock }, scoped.scope, call, answer, target?.scope);
+    if (outcome.kind === 'ask') {
+      const ask = { message: outcome.message, requestedSchema: outcome.form as unknown as JsonObject };
+      return { ok: 'ask', ask: { ...ask, requestState: outcome.requestState } };
+    }
+    const { confirmedState } = outcome;
+    return confirmedState === undefined
+      ? { ok: true, value: outcome.result }
+      : { ok: true, value: outcome.result, meta: { [CONFIRMED_STATE_META_KEY]: confirmedState } };
   }
 
   const tools: ToolEntry[] = contracts.map((contract) => {
     const name = contract.name;
     if (!isGuidedToolName(name)) throw new RimthanError('invalid_tool_contract', `unexpected tool ${name}`);
-    return { contract, handler: (args) => route(name, args) };
+    const handler = (args: JsonObject): Promise<ToolOutcome> => route(name, args);
+    return name === GuidedToolName.ContinueWorkflow
+      ? { contract, handler, multiRound: elicitedRoute }
+      : { contract, handler };
   });
   const catalogues = new CatalogueCache(GUIDED_SCHEMA_RESOURCES);
   const lookup = {

@@ -14,6 +14,7 @@ import { principalIdOf, staticTokenAuthenticator } from '../../src/identity/inde
 import { FolderReleaseStore, ReleaseFollower } from '../../src/registry/index.js';
 import { tempDir } from '../registry/helpers.js';
 import { adminCall } from '../support/serve-process.js';
+import { sample, scrapeMetrics } from '../support/metrics-scrape.js';
 import { releaseMetrics } from '../support/release-metrics.js';
 
 const ADMIN = 'admin-token-abcdefghijklmnop0123';
@@ -174,8 +175,7 @@ describe('Admin API', () => {
     const nowhere = await adminCall(url, ADMIN, 'GET', '/nowhere');
     assert.equal(nowhere.status, 404);
     assert.equal(nowhere.headers.get('cache-control'), 'no-store');
-    const metrics = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${ADMIN}` } });
-    assert.match(metrics.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
-    assert.match(await metrics.text(), new RegExp(`rimthan_release_info\\{channel="active",release="${NEW}"\\} 1`));
+    const metrics = await scrapeMetrics(url, ADMIN);
+    assert.equal(sample(metrics, `rimthan_release_info{channel="active",release="${NEW}"}`), 1);
   });
 });

@@ -4,53 +4,27 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JsonObject } from '../../src/core/index.js';
 import { RIMTHAN_GITIGNORE } from '../../src/cli/run-store.js';
 import { runCli } from '../../src/cli/run.js';
 import { callTool } from '../mcp/support/connect.js';
 import { captureIo } from './support.js';
-
-const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-const RUNS = pathToFileURL(fileURLToPath(new URL('../../src/runs/index.js', import.meta.url))).href;
-
-const FLOWS_MODULE = `import { defineFlow } from ${JSON.stringify(RUNS)};
-export const flows = [
-  defineFlow({
-    name: 'greeting_flow',
-    version: 'v1',
-    description: 'Says hello once.',
-    inputSchema: {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
-      type: 'object',
-      additionalProperties: false,
-      required: ['name'],
-      properties: { name: { type: 'string', maxLength: 64 } },
-    },
-    graph: { start: 'greet', vertices: { greet: { label: 'Greet', run: async () => ({ greeted: true }) } } },
-  }),
-];
-`;
+import { writeGreetingFlows } from '../support/greeting-flow.js';
+import { stdioServe } from '../support/serve-process.js';
+import type { StdioServe } from '../support/serve-process.js';
 
 describe('rimthan serve --profile runs', () => {
   const work = mkdtempSync(join(tmpdir(), 'rimthan-serve-runs-'));
-  const flows = join(work, 'flows.mjs');
-  writeFileSync(flows, FLOWS_MODULE);
+  const flows = writeGreetingFlows(join(work, 'flows.mjs'));
   const store = `sqlite:${join(work, 'runs.db')}`;
   after(() => rmSync(work, { recursive: true, force: true }));
 
   test('serves the seven run tools over stdio for the configured session, with flows from --flows', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [MAIN, 'serve', '--profile', 'runs', '--store', store, '--flows', flows, '--session', 'ops'],
-      env: { PATH: process.env['PATH'] ?? '', HOME: work },
-      stderr: 'pipe',
+    const { client } = await stdioServe(['--profile', 'runs', '--store', store, '--flows', flows, '--session', 'ops'], {
+      env: { HOME: work },
+      name: 'runs-stdio',
     });
-    const client = new Client({ name: 'runs-stdio', version: '1.0.0' });
-    await client.connect(transport);
     let runId: string;
     try {
       const { tools } = await client.listTools();
@@ -82,20 +56,12 @@ describe('rimthan serve --profile runs', () => {
   test('without --session, stdio keeps one session beside the store (0600): a restarted agent sees its runs', async () => {
     const project = join(work, 'project');
     mkdirSync(project);
-    const serve = async (extra: string[]): Promise<{ client: Client; stderr: () => string }> => {
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [MAIN, 'serve', '--profile', 'runs', '--flows', flows, ...extra],
+    const serve = (extra: string[]): Promise<StdioServe> =>
+      stdioServe(['--profile', 'runs', '--flows', flows, ...extra], {
         cwd: project,
-        env: { PATH: process.env['PATH'] ?? '', HOME: work },
-        stderr: 'pipe',
+        env: { HOME: work },
+        name: 'runs-restart',
       });
-      let err = '';
-      transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-      const client = new Client({ name: 'runs-restart', version: '1.0.0' });
-      await client.connect(transport);
-      return { client, stderr: () => err };
-    };
     const first = await serve([]);
     let runId: string;
     try {
@@ -159,15 +125,11 @@ describe('rimthan serve --profile runs', () => {
     const project = join(work, 'own-ignore');
     mkdirSync(join(project, '.rimthan'), { recursive: true });
     writeFileSync(join(project, '.rimthan', '.gitignore'), 'mine\n');
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [MAIN, 'serve', '--profile', 'runs', '--flows', flows],
+    const { client } = await stdioServe(['--profile', 'runs', '--flows', flows], {
       cwd: project,
-      env: { PATH: process.env['PATH'] ?? '', HOME: work },
-      stderr: 'ignore',
+      env: { HOME: work },
+      name: 'own-ignore',
     });
-    const client = new Client({ name: 'own-ignore', version: '1.0.0' });
-    await client.connect(transport);
     await client.close();
     assert.equal(readFileSync(join(project, '.rimthan', '.gitignore'), 'utf8'), 'mine\n');
     assert.ok(existsSync(join(project, '.rimthan', 'runs.db')));

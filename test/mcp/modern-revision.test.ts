@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import type { JsonObject } from '../../src/core/index.js';
+import { REVIEW_FLOWS_MODULE } from '../support/review-flow.js';
 import { spawnServe } from '../support/serve-process.js';
 import { eventually } from '../support/serve-process.js';
 import { MODERN_REVISION, modernCall, modernHttp, modernStdio } from './support/modern-client.js';
@@ -19,43 +19,12 @@ import { Participant } from './support/participant.js';
 import { fromRouteToCompletion, toRouteQuestion } from './support/research-run.js';
 
 const TOKEN = 'modern-revision-token-0123456789abcdef';
-const RUNS = pathToFileURL(fileURLToPath(new URL('../../src/runs/index.js', import.meta.url))).href;
 const GUIDED_ORDER = [
   'rimthan.start_workflow',
   'rimthan.continue_workflow',
   'rimthan.prepare_step_validation',
   'rimthan.submit_step_validation',
 ];
-
-/** A flow that stops for a review (resume with `{approved}`), then finishes. */
-const FLOWS_MODULE = `import { defineFlow } from ${JSON.stringify(RUNS)};
-const closed = (properties, required) => ({
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  type: 'object', additionalProperties: false, required, properties,
-});
-export const flows = [
-  defineFlow({
-    name: 'review_flow',
-    version: 'v1',
-    description: 'Drafts a note, waits for a review, then files it.',
-    inputSchema: closed({ title: { type: 'string', maxLength: 64 } }, ['title']),
-    resumeSchema: closed({ approved: { type: 'boolean' } }, ['approved']),
-    initialState: (input) => ({ title: input.title, approved: false, filed: false }),
-    graph: {
-      start: 'draft',
-      vertices: {
-        draft: { label: 'Draft', run: () => ({}), next: 'review' },
-        review: {
-          label: 'Review',
-          run: ({ resume, interrupt }) => (resume === undefined ? interrupt('review the note') : { approved: resume.approved === true }),
-          next: 'file',
-        },
-        file: { label: 'File', run: () => ({ filed: true }) },
-      },
-    },
-  }),
-];
-`;
 
 type Caller = (name: string, args: JsonObject) => Promise<{ isError: boolean; value: JsonObject }>;
 
@@ -161,7 +130,7 @@ function modern(method: string, params: JsonObject, name?: string): [JsonObject,
 describe('MCP 2026-07-28 with the v2 client', () => {
   const work = mkdtempSync(join(tmpdir(), 'rimthan-modern-'));
   const flows = join(work, 'flows.mjs');
-  writeFileSync(flows, FLOWS_MODULE);
+  writeFileSync(flows, REVIEW_FLOWS_MODULE);
   const env = { HOME: work, XDG_STATE_HOME: work };
   after(() => rmSync(work, { recursive: true, force: true }));
 

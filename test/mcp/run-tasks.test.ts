@@ -29,8 +29,8 @@ describe('runs profile: Tasks extension', () => {
     factory = createRunsProfileFactory({
       toolsFor: (sessionId) =>
         createRunTools({ sessionId, catalog, store, supervisor: supervisor.forSession(sessionId) }),
-      catalog,
-      codec: new RequestStateCodec(testSigner(), systemClock),
+      elicitation: { catalog, codec: new RequestStateCodec(testSigner(), systemClock) },
+      tasks: true,
     });
   });
   after(async () => {

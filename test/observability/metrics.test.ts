@@ -19,6 +19,7 @@ import { packagedReleaseStore } from '../../src/registry/index.js';
 import { callTool, testSigner } from '../mcp/support/connect.js';
 import { confirmed, Participant } from '../mcp/support/participant.js';
 import { fromRouteToCompletion, toRouteQuestion } from '../mcp/support/research-run.js';
+import { sample } from '../support/metrics-scrape.js';
 
 const TOKEN = 'metrics-participant-token-4d9e1b7c';
 const MARKER = 'participant-marker-91c7f3e0a2';
@@ -76,25 +77,27 @@ test('a scrape after a full workflow counts calls and statuses, and holds no mar
   assert.ok(!text.includes(MARKER), 'no participant marker in the metrics');
   assert.ok(!text.includes(TOKEN), 'no token in the metrics');
   assert.ok(!text.includes(principalIdOf({ kind: 'bearer', token: TOKEN })), 'no principal in the metrics');
-  const value = (line: RegExp): number => Number(new RegExp(`^${line.source} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-  assert.ok(value(/rimthan_tool_calls_total\{tool="rimthan.start_workflow",status="ok",code="none"\}/) >= 1);
-  assert.ok(value(/rimthan_tool_calls_total\{tool="rimthan.continue_workflow",status="ok",code="none"\}/) >= 3);
-  assert.ok(value(/rimthan_tool_calls_total\{tool="rimthan.submit_step_validation",status="ok",code="none"\}/) >= 1);
+  assert.ok(sample(text, 'rimthan_tool_calls_total{tool="rimthan.start_workflow",status="ok",code="none"}') >= 1);
+  assert.ok(sample(text, 'rimthan_tool_calls_total{tool="rimthan.continue_workflow",status="ok",code="none"}') >= 3);
+  assert.ok(
+    sample(text, 'rimthan_tool_calls_total{tool="rimthan.submit_step_validation",status="ok",code="none"}') >= 1,
+  );
   assert.equal(
-    value(
-      /rimthan_tool_calls_total\{tool="rimthan.continue_workflow",status="tool_error",code="workflow_checkpoint_error"\}/,
+    sample(
+      text,
+      'rimthan_tool_calls_total{tool="rimthan.continue_workflow",status="tool_error",code="workflow_checkpoint_error"}',
     ),
     1,
   );
-  assert.ok(value(/rimthan_tool_call_duration_seconds_count\{tool="rimthan.prepare_step_validation"\}/) >= 1);
-  assert.equal(value(/rimthan_http_responses_total\{status="401"\}/), 1);
-  assert.ok(value(/rimthan_http_responses_total\{status="200"\}/) >= 8);
-  assert.equal(value(/rimthan_release_info\{channel="active",release="research-2026.11.1"\}/), 1);
+  assert.ok(sample(text, 'rimthan_tool_call_duration_seconds_count{tool="rimthan.prepare_step_validation"}') >= 1);
+  assert.equal(sample(text, 'rimthan_http_responses_total{status="401"}'), 1);
+  assert.ok(sample(text, 'rimthan_http_responses_total{status="200"}') >= 8);
+  assert.equal(sample(text, 'rimthan_release_info{channel="active",release="research-2026.11.1"}'), 1);
   assert.doesNotMatch(text, /channel="migration-target"/);
-  assert.equal(value(/rimthan_release_refresh_failures_total/), 1);
-  assert.equal(value(/rimthan_release_refreshes_total/), 7);
-  assert.equal(value(/rimthan_release_degraded/), 1);
-  assert.ok(value(/rimthan_process_resident_memory_bytes/) > 0);
+  assert.equal(sample(text, 'rimthan_release_refresh_failures_total'), 1);
+  assert.equal(sample(text, 'rimthan_release_refreshes_total'), 7);
+  assert.equal(sample(text, 'rimthan_release_degraded'), 1);
+  assert.ok(sample(text, 'rimthan_process_resident_memory_bytes') > 0);
   // Two instances never share figures.
   assert.doesNotMatch(await new ServiceMetrics({ processMetrics: false }).render(), /tool="rimthan/);
 });

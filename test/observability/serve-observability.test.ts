@@ -11,7 +11,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { packageRoot } from '../../src/core/index.js';
 import { principalIdOf } from '../../src/identity/index.js';
@@ -20,6 +19,8 @@ import { confirmed, Participant } from '../mcp/support/participant.js';
 import { fromRouteToCompletion, toRouteQuestion } from '../mcp/support/research-run.js';
 import { adminCall, eventually, httpClient, spawnServe } from '../support/serve-process.js';
 import type { ServeProcess } from '../support/serve-process.js';
+import { writeGreetingFlows } from '../support/greeting-flow.js';
+import { sample, scrapeMetrics } from '../support/metrics-scrape.js';
 
 const MARKER = 'obs-marker-5e0c2a91d7';
 const TOKEN = 'obs-participant-token-7c41d0e9b2a6';
@@ -36,39 +37,11 @@ const EVENTS = new Set([
   'stop',
 ]);
 
-const RUNS = pathToFileURL(fileURLToPath(new URL('../../src/runs/index.js', import.meta.url))).href;
-const FLOWS_MODULE = `import { defineFlow } from ${JSON.stringify(RUNS)};
-export const flows = [
-  defineFlow({
-    name: 'greeting_flow',
-    version: 'v1',
-    description: 'Says hello once.',
-    inputSchema: {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
-      type: 'object',
-      additionalProperties: false,
-      required: ['name'],
-      properties: { name: { type: 'string', maxLength: 64 } },
-    },
-    graph: { start: 'greet', vertices: { greet: { label: 'Greet', run: async () => ({ greeted: true }) } } },
-  }),
-];
-`;
-
-/** The value of the one sample `series` (a full metric name with labels) in Prometheus text, or NaN. */
-function sample(text: string, series: string): number {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? NaN : Number(line.slice(series.length + 1));
-}
-
 /** Every metric family any scrape showed (its `# TYPE` line), for the comparison with the deployment guide. */
 const scraped = new Set<string>();
 
 async function scrape(admin: string): Promise<string> {
-  const response = await fetch(`${admin}/metrics`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
-  assert.equal(response.status, 200);
-  assert.match(response.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
-  const text = await response.text();
+  const text = await scrapeMetrics(admin, ADMIN_TOKEN);
   for (const m of text.matchAll(/^# TYPE (\S+) /gm)) scraped.add(m[1] ?? '');
   return text;
 }
@@ -238,8 +211,7 @@ describe('rimthan serve: metrics and logs after real workflows hold no participa
   });
 
   test('runs profile: a run with the marker in its input; the admin listener serves the runs metrics', async () => {
-    const flows = join(work, 'flows.mjs');
-    writeFileSync(flows, FLOWS_MODULE);
+    const flows = writeGreetingFlows(join(work, 'flows.mjs'));
     const serve = await spawnServe(
       [
         '--profile',

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { deliverHostAssets, isParticipantError, stepPayloadOf, Workspace } from '../../src/participant/index.js';
 import type { DeliveredAssets, StepPayload } from '../../src/participant/index.js';
-import { ACTIVE_RELEASE, connect, tempReleaseStore, valueOf, workflowProfile } from '../mcp/support/connect.js';
-import { Participant } from '../mcp/support/participant.js';
+import { ACTIVE_RELEASE, callTool, connect, tempReleaseStore, workflowProfile } from '../mcp/support/connect.js';
+import { HOST_CAPABILITIES, Participant } from '../mcp/support/participant.js';
 import { tempDir } from './support/cli.js';
 
 type Connection = Awaited<ReturnType<typeof connect>>;
@@ -31,24 +31,9 @@ describe('host asset references after setup', () => {
 
   before(async () => {
     conn = await connect(workflowProfile(releases.store));
-    const p = new Participant(
-      async (name, args) => {
-        const result = await conn.client.callTool({ name, arguments: args });
-        return { isError: result.isError === true, value: valueOf(result) };
-      },
-      {
-        host_capabilities: [
-          'mcp.tools',
-          'mcp.resources',
-          'mcp.prompts',
-          'native-subagents',
-          'scoped-inputs',
-          'read-only-capabilities',
-          'structured-reports',
-          'project-local-assets',
-        ],
-      },
-    );
+    const p = new Participant((name, args) => callTool(conn.client, name, args), {
+      host_capabilities: [...HOST_CAPABILITIES, 'project-local-assets'],
+    });
     await p.start();
     setup = stepPayloadOf(p.step);
     atSetup = await deliverHostAssets(workspace, setup, { readResource });

@@ -1,12 +1,14 @@
 /**
  * Real `rimthan serve` processes for tests: spawned from the built executable, their URLs read from stderr
- * (`listening on URL`, `admin listening on URL`), stopped with SIGTERM and awaited. Connecting an MCP client and calling
- * the Admin API are here too, so every test drives them the same way.
+ * (`listening on URL`, `admin listening on URL`), stopped with SIGTERM and awaited; or launched over stdio as an MCP
+ * client's child. Connecting an MCP client and calling the Admin API are here too, so every test drives them the same
+ * way.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 export const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
@@ -98,4 +100,29 @@ export async function eventually(what: string, probe: () => Promise<boolean>, gu
     if (Date.now() - start > guardMs) throw new Error(`gave up waiting: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** A `rimthan serve ARGS` process over stdio with an MCP client connected to it, and what it wrote to stderr. */
+export interface StdioServe {
+  readonly client: Client;
+  stderr(): string;
+}
+
+/** Launches `rimthan serve ARGS` as the client's stdio child (cwd and env as given, PATH kept) and connects. */
+export async function stdioServe(
+  args: readonly string[],
+  opts: { cwd?: string; env?: Readonly<Record<string, string>>; name?: string } = {},
+): Promise<StdioServe> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN, 'serve', ...args],
+    ...(opts.cwd === undefined ? {} : { cwd: opts.cwd }),
+    env: { PATH: process.env['PATH'] ?? '', ...opts.env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client({ name: opts.name ?? 'rimthan-stdio-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
 }

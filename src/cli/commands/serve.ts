@@ -4,7 +4,7 @@
  * `--log-format`) go to stderr, stdout carries only protocol. One ServiceMetrics per process, served by the Admin API.
  */
 import type { Server } from '@modelcontextprotocol/server';
-import { TokenSigner } from '../../core/index.js';
+import { RequestStateCodec, systemClock, TokenSigner } from '../../core/index.js';
 import { ANONYMOUS, anyOf, NO_AUTHENTICATION, staticTokenAuthenticator } from '../../identity/index.js';
 import type { Principal } from '../../identity/index.js';
 import {
@@ -107,7 +107,8 @@ async function workflowEngine(
     }),
   );
   return {
-    serverFor: () => createMcpServer(profile),
+    // An elicited question's request state is bound to the authenticated caller (none on stdio or without tokens).
+    serverFor: (principal) => createMcpServer(profile, principal.authenticated ? { principalId: principal.id } : {}),
     stdioPrincipal: ANONYMOUS,
     releases: { store, follower },
     close: async () => {
@@ -147,6 +148,8 @@ async function runs(
 ): Promise<Serving> {
   const onFault = obs.onFault;
   const storeSpec = stringOption(parsed, 'store') ?? DEFAULT_RUN_STORE;
+  // A person's resume asked as a form is bound by a request state signed with the checkpoint key ring.
+  const codec = new RequestStateCodec(new TokenSigner(loadSigningSetup(io.env).ring), systemClock);
   const stack = await openRunsStack({
     storeSpec,
     flows: stringOption(parsed, 'flows'),
@@ -164,6 +167,7 @@ async function runs(
     toolsFor: (id) => stack.toolsFor(id),
     maxArgumentBytes: maxBytes,
     onFault,
+    elicitation: { catalog: stack.catalog, codec },
   });
   let session: { id: string; notice: string } | undefined;
   try {

@@ -14,7 +14,8 @@ export interface CallOutcome {
 }
 export type Caller = (name: string, args: JsonObject) => Promise<CallOutcome>;
 
-const HOST_CAPABILITIES = [
+/** The host capabilities of the default host declaration (a test adds `project-local-assets` when it needs it). */
+export const HOST_CAPABILITIES: readonly string[] = [
   'mcp.tools',
   'mcp.resources',
   'mcp.prompts',
@@ -76,7 +77,7 @@ export class Participant {
     return {
       harness: 'claude-code',
       adapter: { id: 'claude-code-host', version: '1.1.0' },
-      host_capabilities: HOST_CAPABILITIES,
+      host_capabilities: [...HOST_CAPABILITIES],
       validator_capabilities: VALIDATOR_CAPABILITIES,
       repository_policy: { conflict: false },
       ...this.hostOverrides,

@@ -1,0 +1,254 @@
+/**
+ * A guided question answered through form elicitation over MCP 2026-07-28 (a real `rimthan serve`, the v2 client):
+ * a client that declared form elicitation gets the route question as a form inside `continue_workflow`, and the
+ * person's answer becomes that field's participant confirmation; a client without it gets the plain `input_required`.
+ * On the wire, the request state is refused when tampered with, reused with other arguments or by another principal.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { JsonObject } from '../../src/core/index.js';
+import { MAIN, spawnServe } from '../support/serve-process.js';
+import { valueOf } from './support/connect.js';
+import { MODERN_REVISION, modernCall, modernHttp } from './support/modern-client.js';
+import { Participant } from './support/participant.js';
+import { toRouteQuestion } from './support/research-run.js';
+
+const TOKEN = 'elicitation-token-a-0123456789abcdef';
+const OTHER_TOKEN = 'elicitation-token-b-0123456789abcdef';
+const CONTINUE = 'rimthan.continue_workflow';
+const CONFIRMED_STATE = 'dev.rimthan/confirmed-state';
+
+type Answer = (form: ElicitRequestFormParams) => ElicitResult;
+
+/** A 2026-07-28 client that can show the person a form; `answer` plays the person. */
+function elicitingClient(answer: Answer, asked: ElicitRequestFormParams[]): Client {
+  const client = new Client(
+    { name: 'rimthan-elicit-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: MODERN_REVISION } }, capabilities: { elicitation: { form: {} } } },
+  );
+  client.setRequestHandler('elicitation/create', (request) => {
+    const params = request.params as ElicitRequestFormParams;
+    asked.push(params);
+    return Promise.resolve(answer(params));
+  });
+  return client;
+}
+
+/** The route question's choices, as the form lists them. */
+function firstChoice(form: ElicitRequestFormParams): string {
+  const [choice] = routeChoices(form);
+  assert.ok(choice !== undefined, 'the form offers a route');
+  return choice;
+}
+
+function routeChoices(form: ElicitRequestFormParams): string[] {
+  const field = form.requestedSchema.properties['research_route'] as { oneOf?: { const: string }[] } | undefined;
+  assert.ok(field?.oneOf !== undefined, `a choice field for research_route in ${JSON.stringify(form)}`);
+  return field.oneOf.map((c) => c.const);
+}
+
+/** Drives a participant (a plain 2026 client) to the route question; returns it and the continue arguments. */
+async function atRouteQuestion(plain: Client): Promise<{ p: Participant; args: JsonObject }> {
+  const p = new Participant((name, args) => modernCall(plain, name, args));
+  await toRouteQuestion(p);
+  return { p, args: { checkpoint: p.checkpoint as JsonObject, confirmed_state: p.state } };
+}
+
+/** Answers the route question through the form and checks the call went on as a confirmed continue would. */
+async function answerRouteThroughForm(client: Client, asked: ElicitRequestFormParams[], args: JsonObject) {
+  const result = await client.callTool({ name: CONTINUE, arguments: args });
+  assert.notEqual(result.isError, true, JSON.stringify(result.structuredContent));
+  assert.equal(asked.length, 1, 'the person was asked once');
+  const value = valueOf(result);
+  assert.notEqual(value['status'], 'input_required', JSON.stringify(value));
+  assert.notEqual((value['step'] as JsonObject | null)?.['id'], 'select-route', 'the workflow moved past the question');
+  const bound = (result._meta as JsonObject | undefined)?.[CONFIRMED_STATE] as JsonObject | undefined;
+  assert.ok(bound !== undefined, 'the result hands back the confirmed state its checkpoint binds');
+  const chosen = firstChoice(asked[0] as ElicitRequestFormParams);
+  assert.equal((bound['state'] as JsonObject)['research_route'], chosen);
+  const confirmation = (bound['confirmations'] as JsonObject)['research_route'] as JsonObject;
+  assert.equal(confirmation['confirmed_by'], 'participant');
+  return { value, bound };
+}
+
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+  'io.modelcontextprotocol/clientInfo': { name: 'wire-test', version: '1.0.0' },
+};
+
+/** One raw 2026-07-28 tools/call of continue_workflow; the JSON-RPC result. */
+async function wireContinue(url: string, token: string, params: JsonObject): Promise<JsonObject> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      Authorization: `Bearer ${token}`,
+      'Mcp-Protocol-Version': MODERN_REVISION,
+      'Mcp-Method': 'tools/call',
+      'Mcp-Name': CONTINUE,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...params, _meta: ENVELOPE } }),
+  });
+  assert.equal(response.status, 200);
+  const body = (await response.json()) as JsonObject;
+  assert.ok(body['result'] !== undefined, JSON.stringify(body));
+  return body['result'] as JsonObject;
+}
+
+/** The tool error of a refused call, read from its text block (the shape every tool error has). */
+function refusal(result: JsonObject): JsonObject {
+  assert.equal(result['isError'], true, JSON.stringify(result));
+  const [block] = result['content'] as { type: string; text: string }[];
+  assert.equal(block?.type, 'text');
+  return (JSON.parse(block.text) as JsonObject)['error'] as JsonObject;
+}
+
+describe('a guided question answered through form elicitation (MCP 2026-07-28)', () => {
+  const work = mkdtempSync(join(tmpdir(), 'rimthan-elicit-'));
+  const env = { HOME: work, XDG_STATE_HOME: work };
+  const tokenFile = join(work, 'tokens');
+  writeFileSync(tokenFile, `${TOKEN}\n${OTHER_TOKEN}\n`);
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  test('over Streamable HTTP: the form, the confirmed answer, decline, and a client without elicitation', async () => {
+    const server = await spawnServe(['--transport', 'http', '--port', '0', '--token-file', tokenFile], env);
+    const plain = await modernHttp(server.url, TOKEN);
+    try {
+      const { args } = await atRouteQuestion(plain);
+      // Without form elicitation: today's input_required, unchanged.
+      const unasked = await modernCall(plain, CONTINUE, args);
+      assert.equal(unasked.value['status'], 'input_required');
+      assert.equal((unasked.value['question'] as JsonObject)['field'], 'research_route');
+
+      // Declined: the plain input_required result.
+      const declinedAsks: ElicitRequestFormParams[] = [];
+      const declining = elicitingClient(() => ({ action: 'decline' }), declinedAsks);
+      await declining.connect(new StreamableHTTPClientTransport(new URL(server.url), authHeaders(TOKEN)));
+      const declined = valueOf(await declining.callTool({ name: CONTINUE, arguments: args }));
+      assert.equal(declinedAsks.length, 1);
+      assert.equal(declined['status'], 'input_required');
+      await declining.close();
+
+      // Accepted: the answer is the field's participant confirmation and the workflow goes on.
+      const asked: ElicitRequestFormParams[] = [];
+      const person = elicitingClient(
+        (form) => ({ action: 'accept', content: { research_route: firstChoice(form) } }),
+        asked,
+      );
+      await person.connect(new StreamableHTTPClientTransport(new URL(server.url), authHeaders(TOKEN)));
+      try {
+        const { value, bound } = await answerRouteThroughForm(person, asked, args);
+        assert.equal(asked[0]?.mode ?? 'form', 'form');
+        // The handed-back state carries on: a plain continue with it and the new checkpoint is accepted.
+        const next = await modernCall(plain, CONTINUE, {
+          checkpoint: value['checkpoint'] as JsonObject,
+          confirmed_state: bound,
+        });
+        assert.equal(next.isError, false, JSON.stringify(next.value));
+      } finally {
+        await person.close();
+      }
+    } finally {
+      await plain.close();
+      await server.stop();
+    }
+    assert.doesNotMatch(server.stderr(), /Pick the queue|billing/, 'no participant data on stderr');
+  });
+
+  test('on the wire: request state tampered with, reused with other arguments or by another principal is refused', async () => {
+    const server = await spawnServe(['--transport', 'http', '--port', '0', '--token-file', tokenFile], env);
+    const plain = await modernHttp(server.url, TOKEN);
+    try {
+      const { args } = await atRouteQuestion(plain);
+      const first = await wireContinue(server.url, TOKEN, { name: CONTINUE, arguments: args });
+      assert.equal(first['resultType'], 'input_required', JSON.stringify(first));
+      const state = first['requestState'] as string;
+      assert.equal(typeof state, 'string');
+      const form = ((first['inputRequests'] as JsonObject)['answer'] as JsonObject)[
+        'params'
+      ] as ElicitRequestFormParams;
+      const content = { research_route: firstChoice(form) };
+      const inputResponses = { answer: { action: 'accept', content } };
+      const retry = (token: string, extra: JsonObject): Promise<JsonObject> =>
+        wireContinue(server.url, token, { name: CONTINUE, arguments: args, inputResponses, ...extra });
+
+      // One character of the signature changed (not the last one, whose spare bits would make it malformed instead).
+      const at = state.length - 10;
+      const flipped = `${state.slice(0, at)}${state[at] === 'A' ? 'B' : 'A'}${state.slice(at + 1)}`;
+      const tampered = refusal(await retry(TOKEN, { requestState: flipped }));
+      assert.deepEqual([tampered['code'], tampered['reason']], ['request_state_invalid', 'tampered']);
+
+      const otherState = { ...(args['confirmed_state'] as JsonObject), state: { objective: 'another objective' } };
+      const reused = refusal(
+        await wireContinue(server.url, TOKEN, {
+          name: CONTINUE,
+          arguments: { ...args, confirmed_state: otherState },
+          inputResponses,
+          requestState: state,
+        }),
+      );
+      assert.deepEqual([reused['code'], reused['reason']], ['request_state_invalid', 'other_arguments']);
+
+      const stranger = refusal(await retry(OTHER_TOKEN, { requestState: state }));
+      assert.deepEqual([stranger['code'], stranger['reason']], ['request_state_invalid', 'other_principal']);
+
+      // The genuine answer still goes through, with the state the server handed out.
+      const answered = await retry(TOKEN, { requestState: state });
+      assert.notEqual(answered['isError'], true, JSON.stringify(answered));
+      const value = answered['structuredContent'] as JsonObject;
+      assert.notEqual(value['status'], 'input_required');
+      for (const refused of [tampered, reused, stranger]) {
+        assert.doesNotMatch(JSON.stringify(refused), /Pick the queue|billing/, 'no participant data in refusals');
+      }
+    } finally {
+      await plain.close();
+      await server.stop();
+    }
+  });
+
+  test('over stdio: the route question answered through the form', async () => {
+    const plainTransport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, 'serve'],
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      stderr: 'pipe',
+    });
+    const plain = new Client(
+      { name: 'plain', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: MODERN_REVISION } } },
+    );
+    await plain.connect(plainTransport);
+    const asked: ElicitRequestFormParams[] = [];
+    const person = elicitingClient(
+      (form) => ({ action: 'accept', content: { research_route: firstChoice(form) } }),
+      asked,
+    );
+    await person.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [MAIN, 'serve'],
+        env: { PATH: process.env['PATH'] ?? '', ...env },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const { args } = await atRouteQuestion(plain);
+      await answerRouteThroughForm(person, asked, args);
+    } finally {
+      await person.close();
+      await plain.close();
+    }
+  });
+});
+
+function authHeaders(token: string): { requestInit: { headers: Record<string, string> } } {
+  return { requestInit: { headers: { Authorization: `Bearer ${token}` } } };
+}

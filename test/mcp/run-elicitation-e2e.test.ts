@@ -1,0 +1,120 @@
+/**
+ * An approval resumed through form elicitation over MCP 2026-07-28 (a real `rimthan serve --profile runs`, the v2
+ * client): `workflow_run_resume` of a run waiting for a person's review asks the person the definition's resume schema
+ * as a form (the model's proposed values as defaults) and resumes with the answer; a declined form leaves the run
+ * interrupted (`declined`); a client without elicitation resumes as before; a tampered request state is refused.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/client';
+import type { JsonObject } from '../../src/core/index.js';
+import { REVIEW_FLOWS_MODULE } from '../support/review-flow.js';
+import { eventually, spawnServe } from '../support/serve-process.js';
+import type { ServeProcess } from '../support/serve-process.js';
+import { MODERN_REVISION, modernCall, modernHttp } from './support/modern-client.js';
+
+const TOKEN = 'run-elicitation-token-0123456789abcdef';
+
+function elicitingClient(answer: (form: ElicitRequestFormParams) => ElicitResult, asked: ElicitRequestFormParams[]) {
+  const client = new Client(
+    { name: 'rimthan-run-elicit-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: MODERN_REVISION } }, capabilities: { elicitation: { form: {} } } },
+  );
+  client.setRequestHandler('elicitation/create', (request) => {
+    asked.push(request.params as ElicitRequestFormParams);
+    return Promise.resolve(answer(request.params as ElicitRequestFormParams));
+  });
+  return client;
+}
+
+async function connect(client: Client, url: string): Promise<Client> {
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }),
+  );
+  return client;
+}
+
+/** Starts a review run through `client` and waits until it is interrupted for the person. */
+async function interruptedRun(client: Client, title: string): Promise<string> {
+  const started = await modernCall(client, 'workflow_run_start', {
+    definition_name: 'review_flow',
+    definition_version: 'v1',
+    input: { title },
+  });
+  assert.equal(started.isError, false, JSON.stringify(started.value));
+  const runId = started.value['run_id'] as string;
+  await eventually('the run waits for its review', async () => (await status(client, runId)) === 'interrupted');
+  return runId;
+}
+
+async function status(client: Client, runId: string): Promise<string> {
+  const got = await modernCall(client, 'workflow_run_get', { run_id: runId });
+  return got.value['run_status'] as string;
+}
+
+describe('a run resumed through form elicitation (MCP 2026-07-28)', () => {
+  const work = mkdtempSync(join(tmpdir(), 'rimthan-run-elicit-'));
+  const flows = join(work, 'flows.mjs');
+  writeFileSync(flows, REVIEW_FLOWS_MODULE);
+  const env = { HOME: work, XDG_STATE_HOME: work, RIMTHAN_MCP_BEARER_TOKEN: TOKEN };
+  let server: ServeProcess | undefined;
+  after(async () => {
+    await server?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('the person approves through the form; declined stays interrupted; without elicitation, as before', async () => {
+    const store = `sqlite:${join(work, 'runs.db')}`;
+    server = await spawnServe(
+      ['--profile', 'runs', '--transport', 'http', '--port', '0', '--store', store, '--flows', flows],
+      env,
+    );
+    const plain = await modernHttp(server.url, TOKEN);
+    try {
+      // Declined: refused with `declined`, the run stays interrupted.
+      const declinedRun = await interruptedRun(plain, 'Declined note');
+      const declinedAsks: ElicitRequestFormParams[] = [];
+      const declining = await connect(
+        elicitingClient(() => ({ action: 'decline' }), declinedAsks),
+        server.url,
+      );
+      const declined = await modernCall(declining, 'workflow_run_resume', {
+        run_id: declinedRun,
+        resume: { approved: true },
+      });
+      await declining.close();
+      assert.equal(declinedAsks.length, 1);
+      assert.equal(declined.isError, true);
+      assert.equal((declined.value['error'] as JsonObject)['code'], 'declined');
+      assert.equal(await status(plain, declinedRun), 'interrupted');
+
+      // Approved through the form: the model proposed `approved: false` (which would keep the run waiting); the
+      // person's answer wins, so the run completes.
+      const runId = await interruptedRun(plain, 'Quarterly note');
+      const asked: ElicitRequestFormParams[] = [];
+      const person = await connect(
+        elicitingClient(() => ({ action: 'accept', content: { approved: true } }), asked),
+        server.url,
+      );
+      const resumed = await modernCall(person, 'workflow_run_resume', { run_id: runId, resume: { approved: false } });
+      await person.close();
+      assert.equal(resumed.isError, false, JSON.stringify(resumed.value));
+      assert.equal(asked.length, 1, 'the person was asked once');
+      const field = asked[0]?.requestedSchema.properties['approved'] as { type?: string; default?: unknown };
+      assert.equal(field.type, 'boolean');
+      assert.equal(field.default, false, "the model's proposal is the form's default");
+      await eventually('the run completes', async () => (await status(plain, runId)) === 'completed');
+      // Without elicitation: workflow_run_resume resumes with the given payload, as before.
+      const other = await interruptedRun(plain, 'Plain note');
+      const plainResume = await modernCall(plain, 'workflow_run_resume', { run_id: other, resume: { approved: true } });
+      assert.equal(plainResume.isError, false, JSON.stringify(plainResume.value));
+      await eventually('the plain run completes', async () => (await status(plain, other)) === 'completed');
+    } finally {
+      await plain.close();
+    }
+  });
+});
