@@ -73,4 +73,59 @@ describe('runs profile: Tasks extension', () => {
       await b.close();
     }
   });
+
+  /** Polls tasks/get (bounded count, no timing threshold) until the task leaves `working`. */
+  async function settled(client: Awaited<ReturnType<typeof connect>>['client'], taskId: string) {
+    for (let i = 0; i < 500; i++) {
+      const task = await client.request({ method: 'tasks/get', params: { taskId } }, TaskResult);
+      if (task.status !== 'working') return task;
+      await new Promise((r) => setImmediate(r));
+    }
+    throw new Error('task never left working');
+  }
+
+  test('a run waiting for a person is an input_required task asking its resume form; completed once resumed', async () => {
+    const a = await connect(factory.forSession('session-a'));
+    try {
+      const started = await callTool(a.client, 'workflow_run_start', {
+        definition_name: 'approval_flow',
+        definition_version: 'v1',
+        input: { version: '1.2.3', changes: ['a change'] },
+      });
+      assert.equal(started.isError, false, JSON.stringify(started.value));
+      const taskId = started.value['run_id'] as string;
+      const waiting = await settled(a.client, taskId);
+      assert.equal(waiting.status, 'input_required');
+      const ask = (waiting['inputRequests'] as Record<string, { method: string; params: Record<string, unknown> }>)[
+        'resume'
+      ];
+      assert.equal(ask?.method, 'elicitation/create');
+      assert.equal((ask?.params['requestedSchema'] as { type: string }).type, 'object');
+      // The answer is resumed through the run handles (validated as workflow_run_resume validates a resume).
+      const resumed = await callTool(a.client, 'workflow_run_resume', { run_id: taskId, resume: { approved: true } });
+      assert.equal(resumed.isError, false, JSON.stringify(resumed.value));
+      assert.equal((await settled(a.client, taskId)).status, 'completed');
+    } finally {
+      await a.close();
+    }
+  });
+
+  test('tasks/cancel cancels as workflow_run_cancel does', async () => {
+    const a = await connect(factory.forSession('session-a'));
+    try {
+      const started = await callTool(a.client, 'workflow_run_start', {
+        definition_name: 'approval_flow',
+        definition_version: 'v1',
+        input: { version: '1.2.4', changes: ['another'] },
+      });
+      const taskId = started.value['run_id'] as string;
+      assert.equal((await settled(a.client, taskId)).status, 'input_required');
+      await a.client.request({ method: 'tasks/cancel', params: { taskId } }, z.object({}).passthrough());
+      assert.equal((await settled(a.client, taskId)).status, 'cancelled');
+      const run = await callTool(a.client, 'workflow_run_get', { run_id: taskId });
+      assert.equal(run.value['run_status'], 'cancelled');
+    } finally {
+      await a.close();
+    }
+  });
 });
