@@ -3,7 +3,8 @@
  * authenticated principal; over stdio it is the configured (or generated) session id. Contracts are checked and
  * compiled once per process; the session-bound tool objects are cached per session (bounded). Given a catalog and a
  * request-state codec, `workflow_run_resume` of a run waiting for a person is asked as a form to a client that declared
- * form elicitation (tools/run-handles.ts `elicitedResume`); every other call and client is served as before.
+ * form elicitation (tools/run-handles.ts `elicitedResume`); every other call and client is served as before. With
+ * `tasks` as well, the profile serves the Tasks extension over the session's run handles (run-tasks.ts).
  */
 import { canonicalJson, RimthanError } from '../core/index.js';
 import type { JsonObject, RequestStateCodec } from '../core/index.js';
@@ -11,6 +12,7 @@ import { createRunHandles, RunToolName } from '../tools/index.js';
 import type { RunTool, RunToolsCatalog } from '../tools/index.js';
 import type { McpProfile, ToolEntry, ToolRound } from './profile.js';
 import { ProfileName, RUNS_MAX_REQUEST_BYTES } from './profile.js';
+import { createRunTasksExtension } from './run-tasks.js';
 import type { FaultReporter, ToolAnswer, ToolOutcome } from './tool-call.js';
 import { INVALID_ARGUMENTS } from './tool-call.js';
 import { compileToolContracts } from './tool-contract.js';
@@ -25,6 +27,8 @@ export interface RunsProfileOptions {
   readonly maxCachedSessions?: number;
   /** With both: a person's resume asked as a form (MCP form elicitation); see the module comment. */
   readonly elicitation?: { readonly catalog: RunToolsCatalog; readonly codec: RequestStateCodec };
+  /** With `elicitation`: serve the Tasks extension (tasks/get, tasks/update, tasks/cancel; run-tasks.ts). */
+  readonly tasks?: boolean;
 }
 
 /** Builds profiles of one session each; see the module comment. */
@@ -105,11 +109,17 @@ export function createRunsProfileFactory(opts: RunsProfileOptions): RunsProfileF
         ? { contract, handler, multiRound: resume }
         : { contract, handler };
     });
+    const faults = opts.onFault === undefined ? {} : { onFault: opts.onFault };
+    const extensions =
+      opts.tasks === true && opts.elicitation !== undefined
+        ? [createRunTasksExtension({ handles: createRunHandles({ tools, ...opts.elicitation }), ...faults })]
+        : [];
     return {
       name: ProfileName.Runs,
       tools: entries,
       maxArgumentBytes: opts.maxArgumentBytes ?? RUNS_MAX_REQUEST_BYTES,
-      ...(opts.onFault === undefined ? {} : { onFault: opts.onFault }),
+      ...faults,
+      ...(extensions.length === 0 ? {} : { extensions }),
     };
   }
 
