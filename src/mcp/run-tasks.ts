@@ -8,6 +8,7 @@
  *
  * Not yet here: answering `workflow_run_start` with a task (CreateTaskResult) for a client that declared the extension.
  */
+import { canonicalJson } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import type { RunHandles, RunToolResult } from '../tools/index.js';
 import type { ServerExtension } from './server.js';
@@ -86,7 +87,7 @@ export function taskOfHandle(handle: JsonObject): JsonObject {
     };
   }
   if (status === 'completed') {
-    task['result'] = { content: [{ type: 'text', text: JSON.stringify(run) }], structuredContent: run };
+    task['result'] = { content: [{ type: 'text', text: canonicalJson(run) }], structuredContent: run };
   }
   if (status === 'failed') task['error'] = { code: RpcCode.InternalError, message: 'the run failed' };
   return task;

@@ -9,7 +9,7 @@
 import { canonicalJson, RimthanError } from '../core/index.js';
 import type { JsonObject, RequestStateCodec } from '../core/index.js';
 import { createRunHandles, RunToolName } from '../tools/index.js';
-import type { RunTool, RunToolsCatalog } from '../tools/index.js';
+import type { RunHandles, RunTool, RunToolsCatalog } from '../tools/index.js';
 import type { McpProfile, ToolEntry, ToolRound } from './profile.js';
 import { ProfileName, RUNS_MAX_REQUEST_BYTES } from './profile.js';
 import { createRunTasksExtension } from './run-tasks.js';
@@ -78,10 +78,8 @@ export function createRunsProfileFactory(opts: RunsProfileOptions): RunsProfileF
   /** The multi-round resume of one session, bound to it (its request states name the session as the principal). */
   function elicitedResume(
     sessionId: string,
-    tools: readonly RunTool[],
-  ): ((args: JsonObject, round: ToolRound) => Promise<ToolAnswer>) | undefined {
-    if (opts.elicitation === undefined) return undefined;
-    const handles = createRunHandles({ tools, ...opts.elicitation });
+    handles: RunHandles,
+  ): (args: JsonObject, round: ToolRound) => Promise<ToolAnswer> {
     return async (args, round) => {
       const answer =
         round.requestState === undefined
@@ -100,7 +98,9 @@ export function createRunsProfileFactory(opts: RunsProfileOptions): RunsProfileF
     const known = contractsFor(tools);
     if (tools.length !== known.size)
       throw new RimthanError('invalid_tool_contract', 'run tool set changed between sessions');
-    const resume = elicitedResume(sessionId, tools);
+    // One set of run handles per session, shared by the elicited resume and the Tasks extension.
+    const handles = opts.elicitation === undefined ? undefined : createRunHandles({ tools, ...opts.elicitation });
+    const resume = handles === undefined ? undefined : elicitedResume(sessionId, handles);
     const entries: ToolEntry[] = tools.map((tool) => {
       const contract = known.get(tool.name);
       if (contract === undefined) throw new RimthanError('invalid_tool_contract', `unexpected run tool ${tool.name}`);
@@ -111,9 +111,7 @@ export function createRunsProfileFactory(opts: RunsProfileOptions): RunsProfileF
     });
     const faults = opts.onFault === undefined ? {} : { onFault: opts.onFault };
     const extensions =
-      opts.tasks === true && opts.elicitation !== undefined
-        ? [createRunTasksExtension({ handles: createRunHandles({ tools, ...opts.elicitation }), ...faults })]
-        : [];
+      opts.tasks === true && handles !== undefined ? [createRunTasksExtension({ handles, ...faults })] : [];
     return {
       name: ProfileName.Runs,
       tools: entries,
