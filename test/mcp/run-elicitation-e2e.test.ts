@@ -99,6 +99,16 @@ describe('a run resumed through form elicitation (MCP 2026-07-28)', () => {
       await eventually('the run completes', async () => (await status(plain, runId)) === 'completed');
       // Without elicitation: workflow_run_resume resumes with the given payload, as before.
       const other = await interruptedRun(plain, 'Plain note');
+      // `approved: false` (the model's proposal above) keeps the run waiting: it is interrupted a second time.
+      const refused = await modernCall(plain, 'workflow_run_resume', { run_id: other, resume: { approved: false } });
+      assert.equal(refused.isError, false, JSON.stringify(refused.value));
+      await eventually('the unapproved run waits again', async () => {
+        const history = await modernCall(plain, 'workflow_run_history', { run_id: other });
+        const kinds = (history.value['entries'] as JsonObject[]).map((e) => e['kind']);
+        return (
+          kinds.filter((k) => k === 'run_interrupted').length === 2 && (await status(plain, other)) === 'interrupted'
+        );
+      });
       const plainResume = await modernCall(plain, 'workflow_run_resume', { run_id: other, resume: { approved: true } });
       assert.equal(plainResume.isError, false, JSON.stringify(plainResume.value));
       await eventually('the plain run completes', async () => (await status(plain, other)) === 'completed');
