@@ -2,7 +2,8 @@
  * A guided question answered through form elicitation over MCP 2026-07-28 (a real `rimthan serve`, the v2 client):
  * a client that declared form elicitation gets the route question as a form inside `continue_workflow`, and the
  * person's answer becomes that field's participant confirmation; a client without it gets the plain `input_required`.
- * On the wire, the request state is refused when tampered with, reused with other arguments or by another principal.
+ * On the wire, the request state is refused when tampered with, reused with other arguments, by another principal,
+ * or after its lifetime.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,14 @@ import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { JsonObject } from '../../src/core/index.js';
 import { MAIN, spawnServe } from '../support/serve-process.js';
-import { valueOf } from './support/connect.js';
+import {
+  createMcpServer,
+  createWorkflowEngineProfile,
+  startHttpTransport,
+  storeReleaseProvider,
+  WORKFLOW_ENGINE_MAX_REQUEST_BYTES,
+} from '../../src/mcp/index.js';
+import { ACTIVE_RELEASE, tempReleaseStore, testSigner, valueOf } from './support/connect.js';
 import { elicitingClient, MODERN_REVISION, modernCall, modernHttp } from './support/modern-client.js';
 import { Participant } from './support/participant.js';
 import { toRouteQuestion } from './support/research-run.js';
@@ -195,6 +203,55 @@ describe('a guided question answered through form elicitation (MCP 2026-07-28)',
     } finally {
       await plain.close();
       await server.stop();
+    }
+  });
+
+  test('on the wire: a request state replayed after its lifetime is refused as expired', async () => {
+    // In process, so the server's clock can be moved: the profile's clock is the one seam (checkpoints keep 30 days).
+    const releases = tempReleaseStore(ACTIVE_RELEASE);
+    let offsetMs = 0;
+    const clock = { now: () => new Date(Date.now() + offsetMs) };
+    const profile = createWorkflowEngineProfile({
+      releases: storeReleaseProvider(releases.store),
+      signer: testSigner(),
+      clock,
+      requestStateTtlMs: 60_000,
+    });
+    const endpoint = await startHttpTransport({
+      port: 0,
+      maxRequestBytes: WORKFLOW_ENGINE_MAX_REQUEST_BYTES,
+      bearerTokens: [TOKEN],
+      serverFor: (principal) => createMcpServer(profile, { principalId: principal.id }),
+    });
+    const plain = await modernHttp(endpoint.url, TOKEN);
+    try {
+      const { args } = await atRouteQuestion(plain);
+      const first = await wireContinue(endpoint.url, TOKEN, { name: CONTINUE, arguments: args });
+      assert.equal(first['resultType'], 'input_required', JSON.stringify(first));
+      const form = ((first['inputRequests'] as JsonObject)['answer'] as JsonObject)[
+        'params'
+      ] as ElicitRequestFormParams;
+      const answer = {
+        name: CONTINUE,
+        arguments: args,
+        inputResponses: { answer: { action: 'accept', content: { research_route: firstChoice(form) } } },
+        requestState: first['requestState'] as string,
+      };
+      offsetMs = 60_000; // exactly the lifetime: no longer valid
+      const expired = refusal(await wireContinue(endpoint.url, TOKEN, answer));
+      assert.deepEqual([expired['code'], expired['reason']], ['request_state_invalid', 'expired']);
+      // The question is asked afresh, with a new state that is accepted.
+      const again = await wireContinue(endpoint.url, TOKEN, { name: CONTINUE, arguments: args });
+      assert.equal(again['resultType'], 'input_required');
+      const answered = await wireContinue(endpoint.url, TOKEN, {
+        ...answer,
+        requestState: again['requestState'] as string,
+      });
+      assert.notEqual(answered['isError'], true, JSON.stringify(answered));
+    } finally {
+      await plain.close();
+      await endpoint.close();
+      releases.cleanup();
     }
   });
 
