@@ -25,7 +25,7 @@ import {
 import { ACTIVE_RELEASE, tempReleaseStore, testSigner, valueOf } from './support/connect.js';
 import { elicitingClient, MODERN_REVISION, modernCall, modernHttp } from './support/modern-client.js';
 import { Participant } from './support/participant.js';
-import { toRouteQuestion } from './support/research-run.js';
+import { fromDeskResearchToCompletion, toRouteQuestion } from './support/research-run.js';
 
 const TOKEN = 'elicitation-token-a-0123456789abcdef';
 const OTHER_TOKEN = 'elicitation-token-b-0123456789abcdef';
@@ -153,6 +153,41 @@ describe('a guided question answered through form elicitation (MCP 2026-07-28)',
       await server.stop();
     }
     assert.doesNotMatch(server.stderr(), /Pick the queue|billing/, 'no participant data on stderr');
+  });
+
+  test('the whole research-decision workflow to completed, its route question answered by the person through the form', async () => {
+    const server = await spawnServe(['--transport', 'http', '--port', '0', '--token-file', tokenFile], env);
+    const plain = await modernHttp(server.url, TOKEN);
+    const asked: ElicitRequestFormParams[] = [];
+    const person = elicitingClient(() => ({ action: 'accept', content: { research_route: 'desk-research' } }), asked);
+    await person.connect(new StreamableHTTPClientTransport(new URL(server.url), authHeaders(TOKEN)));
+    try {
+      // The agent drives with a plain client up to the question, then goes on through the person's client.
+      let via = plain;
+      let p: Participant | undefined;
+      p = new Participant(async (name, args) => {
+        const result = await via.callTool({ name, arguments: args });
+        const bound = (result._meta as JsonObject | undefined)?.[CONFIRMED_STATE] as JsonObject | undefined;
+        if (bound !== undefined && p !== undefined) p.state = bound; // the confirmed state the checkpoint now binds
+        return { isError: result.isError === true, value: valueOf(result) };
+      });
+      await toRouteQuestion(p);
+      via = person;
+      const routed = await p.continue();
+      assert.equal(asked.length, 1, 'the person was asked the route question once');
+      assert.equal(routed['status'], 'active', JSON.stringify(routed).slice(0, 400));
+      assert.equal(p.currentStep, 'desk-research');
+      assert.equal((p.state['state'] as JsonObject)['research_route'], 'desk-research');
+      assert.equal(
+        ((p.state['confirmations'] as JsonObject)['research_route'] as JsonObject)['confirmed_by'],
+        'participant',
+      );
+      assert.deepEqual(await fromDeskResearchToCompletion(p), ['validation_failed', 'advanced', 'completed']);
+    } finally {
+      await person.close();
+      await plain.close();
+      await server.stop();
+    }
   });
 
   test('on the wire: request state tampered with, reused with other arguments or by another principal is refused', async () => {

@@ -33,12 +33,16 @@ export async function toRouteQuestion(p: Participant): Promise<JsonObject> {
 
 /** Answers the route question with desk research and completes the workflow, failing one validator once. */
 export async function fromRouteToCompletion(p: Participant): Promise<string[]> {
-  const statuses: string[] = [];
   const routed = await p.continue({ ...(p.state['state'] as JsonObject), research_route: 'desk-research' });
   assert.equal(routed['status'], 'active', JSON.stringify(routed).slice(0, 400));
   assert.ok(routed['step'], 'routed step: ' + JSON.stringify(routed).slice(0, 600));
   assert.equal(p.currentStep, 'desk-research');
+  return fromDeskResearchToCompletion(p);
+}
 
+/** From the desk-research step to completed, failing one validator once: the statuses of the three submissions. */
+export async function fromDeskResearchToCompletion(p: Participant): Promise<string[]> {
+  const statuses: string[] = [];
   const prepared = await p.prepare();
   assert.equal(prepared['status'], 'ready_for_semantic_validation', JSON.stringify(prepared['failures']));
   const failed = await p.submit(prepared, ['evidence-quality']);
