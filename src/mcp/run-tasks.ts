@@ -5,7 +5,8 @@
  * - `workflow_run_start` called by a client that declared the extension on the request answers with the run as a task
  *   (`resultType: "task"`, once the run's first checkpoint is durable, so `tasks/get` resolves at once); a refused
  *   start is the plain tool error. Every other client gets the plain tool, unchanged.
- * - `tasks/get` reports the run's phase as the task's status. A run waiting for a person with a flat resume schema is
+ * - `tasks/get` reports the run's phase as the task's status, and its progress (completed and total vertices) in the
+ *   status message and under `_meta["dev.rimthan/progress"]`. A run waiting for a person with a flat resume schema is
  *   `input_required` and asks its form under a key naming that interruption (`resume-r<checkpoint revision>`, so a key
  *   is never reused within the task's life); a completed run carries `workflow_run_start`'s result shape (the run, with
  *   `idempotent: false`: a task's result describes the run, never a replayed start); a failed run is `completed` with
@@ -30,6 +31,8 @@ import type { FaultReporter, ToolAnswer, ToolHandler } from './tool-call.js';
 import { JsonRpcFault, RpcCode } from './wire.js';
 
 export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+/** The `_meta` key of a task's progress: completed and total vertices of the run's latest revision. */
+export const TASK_PROGRESS_META_KEY = 'dev.rimthan/progress';
 /** How often a requester should poll a working run (milliseconds). */
 export const TASK_POLL_INTERVAL_MS = 2000;
 const MAX_TASK_ID_CHARS = 64;
@@ -96,7 +99,13 @@ function taskFields(handle: JsonObject): JsonObject {
     lastUpdatedAt: typeof run['updated_at'] === 'string' ? run['updated_at'] : createdAt,
     ttlMs: null,
   };
-  if (typeof handle['status_message'] === 'string') task['statusMessage'] = handle['status_message'];
+  const progress = handle['progress'] as { completed: number; total: number } | undefined;
+  const steps = progress === undefined ? undefined : `${progress.completed} of ${progress.total} steps done`;
+  const message = typeof handle['status_message'] === 'string' ? handle['status_message'] : undefined;
+  if (message !== undefined || steps !== undefined) {
+    task['statusMessage'] = [message, steps].filter((part) => part !== undefined).join('; ');
+  }
+  if (progress !== undefined) task['_meta'] = { [TASK_PROGRESS_META_KEY]: progress };
   if (status === 'working' || status === 'input_required') task['pollIntervalMs'] = TASK_POLL_INTERVAL_MS;
   return task;
 }

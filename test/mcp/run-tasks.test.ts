@@ -254,6 +254,11 @@ describe('durable runs as tasks (MCP 2026-07-28 Tasks extension)', () => {
         done = await get();
         return done['status'] === 'completed';
       });
+      // Progress: the run's vertices, in the status message and in `_meta`.
+      const progress = (done['_meta'] as JsonObject | undefined)?.['dev.rimthan/progress'] as JsonObject | undefined;
+      assert.ok(progress !== undefined && progress['total'] === 3, JSON.stringify(done));
+      assert.equal(progress['completed'], 3);
+      assert.match(done['statusMessage'] as string, /3 of 3 steps done/);
       const result = done['result'] as { resultType: string; structuredContent: JsonObject };
       assert.equal(result.resultType, 'complete');
       assert.equal(result.structuredContent['run_status'], 'completed');
