@@ -164,11 +164,10 @@ describe('a guided question answered through form elicitation (MCP 2026-07-28)',
     try {
       // The agent drives with a plain client up to the question, then goes on through the person's client.
       let via = plain;
-      let p: Participant | undefined;
-      p = new Participant(async (name, args) => {
+      const p: Participant = new Participant(async (name, args) => {
         const result = await via.callTool({ name, arguments: args });
         const bound = (result._meta as JsonObject | undefined)?.[CONFIRMED_STATE] as JsonObject | undefined;
-        if (bound !== undefined && p !== undefined) p.state = bound; // the confirmed state the checkpoint now binds
+        if (bound !== undefined) p.state = bound; // the confirmed state the checkpoint now binds
         return { isError: result.isError === true, value: valueOf(result) };
       });
       await toRouteQuestion(p);
