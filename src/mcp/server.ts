@@ -20,9 +20,10 @@
  *   client declared form elicitation ({@link declaresFormElicitation}); the round (echoed `requestState`, the form's
  *   answer, the caller) is read here, the state is verified by the handler's own codec (core/request-state.ts), and a
  *   question it asks leaves runToolCall as the SDK's `input_required` result.
- * - Extra methods (e.g. the tasks extension's `tasks/get`, `tasks/update`, `tasks/cancel`): a profile lists
- *   {@link ServerExtension}s; each adds its capabilities and registers its handlers through {@link guardedHandler},
- *   which gives it the same params check and error discipline as the built-in methods.
+ * - Extra methods (e.g. the tasks extension's `tasks/get`, `tasks/update`, `tasks/cancel`, the skills extension's
+ *   `skills/list`, `skills/get`): a profile lists {@link ServerExtension}s; each adds its capabilities (entries of
+ *   `extensions` are merged) and registers its handlers with a closed params check (closed-params.ts) through
+ *   {@link guardedHandler}, which gives it the same error discipline as the built-in methods.
  * - Extra resources: a profile's ResourceProvider (profile.ts) lists and reads them; nothing here changes.
  */
 import { CLIENT_CAPABILITIES_META_KEY, inputResponse, isSpecType, Server } from '@modelcontextprotocol/server';
@@ -168,7 +169,12 @@ function capabilitiesOf(profile: McpProfile): ServerCapabilities {
   if (profile.resources !== undefined) capabilities.resources = { listChanged: false, subscribe: false };
   if (profile.prompts !== undefined) capabilities.prompts = { listChanged: false };
   for (const extension of profile.extensions ?? []) {
-    if (extension.capabilities !== undefined) capabilities = { ...capabilities, ...extension.capabilities };
+    const added = extension.capabilities;
+    if (added === undefined) continue;
+    // Each extension adds its own entry under `extensions`; the map is merged, not replaced.
+    const extensions = { ...capabilities.extensions, ...added.extensions };
+    capabilities = { ...capabilities, ...added };
+    if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
   }
   return capabilities;
 }
