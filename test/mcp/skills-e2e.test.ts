@@ -81,17 +81,24 @@ async function setupWithSkillsRoute(
       const named = (skill._meta?.[RELEASE_ASSET_META_KEY] ?? {}) as JsonObject;
       return JSON.stringify({ ...named, release: undefined }) === JSON.stringify({ ...wanted, release: undefined });
     });
-    assert.ok(found !== undefined, `the skills listing has the entry of host asset ${String(asset['id'])}`);
-    assert.equal(found.skill.uri, skillUri(release, { id: asset['id'] as string, version: asset['version'] as string }));
+    assert.ok(found !== undefined, `the skills listing has the entry of host asset ${JSON.stringify(asset['id'])}`);
+    assert.equal(
+      found.skill.uri,
+      skillUri(release, { id: asset['id'] as string, version: asset['version'] as string }),
+    );
     const body = found.text.slice(found.text.indexOf('---\n\n', 4) + 5);
     const sha = asset['sha256'] as string;
-    assert.ok([body, body.replace(/\n$/, '')].some((b) => sha256Hex(b) === sha), 'the body is the attested content');
+    assert.ok(
+      [body, body.replace(/\n$/, '')].some((b) => sha256Hex(b) === sha),
+      'the body is the attested content',
+    );
     byAsset.set(asset['id'] as string, { ...found, assetSha256: sha });
   }
   assert.ok(byAsset.size > 0, 'the setup step carries a skill host asset');
   participant.setupDelivery = (a) => {
     const loaded = byAsset.get(a['id'] as string);
-    if (a['kind'] !== 'skill' || loaded === undefined) return { sha256: a['sha256'] as string, delivery: 'dynamic-context' };
+    if (a['kind'] !== 'skill' || loaded === undefined)
+      return { sha256: a['sha256'] as string, delivery: 'dynamic-context' };
     return { sha256: digestOf(loaded), delivery: 'dynamic-context' };
   };
   const prepared = await participant.prepare();
@@ -116,7 +123,11 @@ async function skillsStory(connectClient: () => Promise<{ client: Client; close(
       return (r?.digest ?? '').slice('sha256:'.length);
     };
     const { prepared } = await setupWithSkillsRoute(second.client, fileDigest);
-    assert.notEqual(prepared['status'], 'ready_for_semantic_validation', 'the SKILL.md digest is not the release digest');
+    assert.notEqual(
+      prepared['status'],
+      'ready_for_semantic_validation',
+      'the SKILL.md digest is not the release digest',
+    );
     assert.match(JSON.stringify(prepared), /asset_digest_mismatch/);
   } finally {
     await second.close();
@@ -152,7 +163,10 @@ describe('the Skills extension over MCP 2026-07-28 (real server, v2 client)', ()
   after(() => rmSync(work, { recursive: true, force: true }));
 
   test('over Streamable HTTP: verified skills, setup attested as dynamic-context, and the wire shape', async () => {
-    const server = await spawnServe(['--transport', 'http', '--port', '0'], { ...env, RIMTHAN_MCP_BEARER_TOKEN: TOKEN });
+    const server = await spawnServe(['--transport', 'http', '--port', '0'], {
+      ...env,
+      RIMTHAN_MCP_BEARER_TOKEN: TOKEN,
+    });
     try {
       await skillsStory(async () => {
         const client = await modernHttp(server.url, TOKEN);
@@ -169,7 +183,7 @@ describe('the Skills extension over MCP 2026-07-28 (real server, v2 client)', ()
       assert.equal(got['cacheScope'], 'private');
       assert.deepEqual(got['skill'], entry);
       for (const params of [{ uri: 7 }, { uri: 'skill://x/SKILL.md', echo: 'ECHO-MARKER' }, {}]) {
-        const refused = (await wire(server.url, 'skills/get', params as JsonObject))['error'] as JsonObject;
+        const refused = (await wire(server.url, 'skills/get', params))['error'] as JsonObject;
         assert.deepEqual(refused, { code: -32602, message: 'Invalid params for skills/get: invalid params' });
       }
       const unknown = (await wire(server.url, 'skills/get', { uri: 'skill://rimthan/ECHO/1/x/SKILL.md' }))['error'];

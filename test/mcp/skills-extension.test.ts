@@ -13,7 +13,14 @@ import { sha256Hex } from '../../src/core/index.js';
 import { skillUri } from '../../src/guided/index.js';
 import { RELEASE_ASSET_META_KEY, SKILLS_EXTENSION_ID } from '../../src/mcp/index.js';
 import type { McpProfile } from '../../src/mcp/index.js';
-import { ACTIVE_RELEASE, connect, NEW_RELEASE, OLD_RELEASE, tempReleaseStore, workflowProfile } from './support/connect.js';
+import {
+  ACTIVE_RELEASE,
+  connect,
+  NEW_RELEASE,
+  OLD_RELEASE,
+  tempReleaseStore,
+  workflowProfile,
+} from './support/connect.js';
 
 type Client = Awaited<ReturnType<typeof connect>>['client'];
 
@@ -70,7 +77,8 @@ describe('workflow-engine profile: Skills extension', () => {
   const profile = workflowProfile(releases.store);
 
   test('declared with resources; each skill asset is an entry whose SKILL.md is read and verified', async () => {
-    const { client, close } = await connect(profile);
+    const conn = await connect(profile);
+    const { client } = conn;
     try {
       const caps = client.getServerCapabilities() as { extensions?: Record<string, unknown>; resources?: unknown };
       assert.deepEqual(caps.extensions?.[SKILLS_EXTENSION_ID], {}, 'no optional features (no directoryRead)');
@@ -102,12 +110,13 @@ describe('workflow-engine profile: Skills extension', () => {
         assert.ok([body, body.replace(/\n$/, '')].some((b) => sha256Hex(b) === asset.sha256));
       }
     } finally {
-      await close();
+      await conn.close();
     }
   });
 
   test('unknown skills and malformed params are -32602 with fixed messages that echo nothing', async () => {
-    const { client, close } = await connect(profile);
+    const conn = await connect(profile);
+    const { client } = conn;
     try {
       const [entry] = await listSkills(client);
       assert.ok(entry !== undefined);
@@ -137,7 +146,7 @@ describe('workflow-engine profile: Skills extension', () => {
       }
       const listFixed = { code: -32602, message: 'Invalid params for skills/list: invalid params' };
       for (const params of [{ extra: marker }, { cursor: 7 }, { cursor: 'c'.repeat(300) }]) {
-        const got = await refusal(client.request({ method: 'skills/list', params: params as never }, ListResult));
+        const got = await refusal(client.request({ method: 'skills/list', params }, ListResult));
         assert.deepEqual(got, listFixed, JSON.stringify(params).slice(0, 80));
       }
       // We issue no cursor, so any cursor is invalid.
@@ -149,12 +158,13 @@ describe('workflow-engine profile: Skills extension', () => {
       const missing = await refusal(client.readResource({ uri: entry.uri.replace(OLD_RELEASE, NEW_RELEASE + 'x') }));
       assert.equal(missing.code, -32002);
     } finally {
-      await close();
+      await conn.close();
     }
   });
 
   test("a pinned release's skill stays listed by get and readable after the active release moves", async () => {
-    const { client, close } = await connect(profile);
+    const conn = await connect(profile);
+    const { client } = conn;
     try {
       releases.store.activate(OLD_RELEASE);
       const [old] = await listSkills(client);
@@ -170,7 +180,7 @@ describe('workflow-engine profile: Skills extension', () => {
       await readVerified(client, old);
     } finally {
       releases.store.activate(OLD_RELEASE);
-      await close();
+      await conn.close();
     }
   });
 
@@ -184,7 +194,10 @@ describe('workflow-engine profile: Skills extension', () => {
       assert.deepEqual(await a.listTools(), await b.listTools());
       const listed = await a.listResources();
       assert.deepEqual(listed, await b.listResources());
-      assert.ok(listed.resources.every((r) => !r.uri.startsWith('skill://')), 'no skill file is listed');
+      assert.ok(
+        listed.resources.every((r) => !r.uri.startsWith('skill://')),
+        'no skill file is listed',
+      );
       assert.deepEqual(await a.listResourceTemplates(), await b.listResourceTemplates());
       assert.deepEqual(await a.listPrompts(), await b.listPrompts());
       const capsA = { ...(a.getServerCapabilities() as Record<string, unknown>) };

@@ -88,7 +88,13 @@ function packageOf(release: string, asset: AssetEntry): SkillPackage | undefined
         size: bytes.length,
       }),
     ]),
-    asset: Object.freeze({ release, kind: 'skill' as const, id: asset.id, version: asset.version, sha256: asset.sha256 }),
+    asset: Object.freeze({
+      release,
+      kind: 'skill' as const,
+      id: asset.id,
+      version: asset.version,
+      sha256: asset.sha256,
+    }),
   });
 }
 
