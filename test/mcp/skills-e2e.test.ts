@@ -141,7 +141,7 @@ const ENVELOPE = {
 };
 
 /** One raw 2026-07-28 request over HTTP; the JSON-RPC response. */
-async function wire(url: string, method: string, params: JsonObject): Promise<JsonObject> {
+async function wire(url: string, method: string, params: JsonObject, name?: string): Promise<JsonObject> {
   const response = await fetch(url, {
     method: 'POST',
     headers: {
@@ -150,6 +150,7 @@ async function wire(url: string, method: string, params: JsonObject): Promise<Js
       Authorization: `Bearer ${TOKEN}`,
       'Mcp-Protocol-Version': MODERN_REVISION,
       'Mcp-Method': method,
+      ...(name === undefined ? {} : { 'Mcp-Name': name }),
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: ENVELOPE } }),
   });
@@ -188,6 +189,14 @@ describe('the Skills extension over MCP 2026-07-28 (real server, v2 client)', ()
       }
       const unknown = (await wire(server.url, 'skills/get', { uri: 'skill://rimthan/ECHO/1/x/SKILL.md' }))['error'];
       assert.deepEqual(unknown, { code: -32602, message: 'unknown skill' });
+      // SKILL.md over plain resources/read; a skill file no release serves is this revision's not-found code.
+      const skillMd = entry?.['uri'] as string;
+      const read = (await wire(server.url, 'resources/read', { uri: skillMd }, skillMd))['result'] as JsonObject;
+      const [contents] = read['contents'] as JsonObject[];
+      assert.equal(contents?.['mimeType'], 'text/markdown');
+      const missing = skillMd.replace('/SKILL.md', '/OTHER.md');
+      const notFound = (await wire(server.url, 'resources/read', { uri: missing }, missing))['error'] as JsonObject;
+      assert.equal(notFound['code'], -32602);
     } finally {
       await server.stop();
     }
