@@ -9,7 +9,7 @@ export { createWorkflowEngineProfile } from './workflow-engine-profile.js';
 export type { WorkflowEngineProfileOptions } from './workflow-engine-profile.js';
 export { createRunsProfileFactory } from './runs-profile.js';
 export type { RunsProfileFactory, RunsProfileOptions } from './runs-profile.js';
-export { createRunTasksExtension, RESUME_INPUT_KEY, TASKS_EXTENSION_ID, taskOfHandle } from './run-tasks.js';
+export { createRunTasksExtension, resumeInputKey, TASKS_EXTENSION_ID, taskOfHandle } from './run-tasks.js';
 export type { ReleaseProvider, Scoped } from './release-scopes.js';
 export { followerReleaseProvider, storeReleaseProvider } from './release-provider.js';
 export type { StoreProviderOptions } from './release-provider.js';

@@ -39,6 +39,11 @@ export interface ToolEntry {
    * and may ask a question first (server.ts turns it into an `input_required` result).
    */
   readonly multiRound?: (args: JsonObject, round: ToolRound) => Promise<ToolAnswer>;
+  /**
+   * For a client that declared `extension` on the request (MCP 2026-07-28 Tasks): answers instead of `handler` and
+   * may return a task (`{ok: 'task'}`, sent as `resultType: "task"`) the client then follows with `tasks/get`.
+   */
+  readonly task?: { readonly extension: string; readonly handler: (args: JsonObject) => Promise<ToolAnswer> };
 }
 
 /** Resources of a profile. `read` throws a JsonRpcFault (-32002 with `data.uri`) for an unknown URI. */

@@ -1,24 +1,35 @@
 /**
  * The Tasks extension (`io.modelcontextprotocol/tasks`, MCP 2026-07-28) for the runs profile: a durable run seen as a
- * task whose id is the run's handle (its run id). `tasks/get` reports the handle's phase as the task's status (a run
- * waiting for a person with a flat resume schema is `input_required`, asking its form under the input key `resume`),
- * `tasks/update` carries the person's answer (validated as `workflow_run_resume` validates a `resume`), `tasks/cancel`
- * cancels as `workflow_run_cancel` does. Everything goes through the session's RunHandles, so isolation is the
- * session's: another principal's task id is "task not found" exactly like an unknown one.
+ * task whose id is the run's handle (its run id).
  *
- * Not yet here: answering `workflow_run_start` with a task (CreateTaskResult) for a client that declared the extension.
+ * - `workflow_run_start` called by a client that declared the extension on the request answers with the run as a task
+ *   (`resultType: "task"`, once the run's first checkpoint is durable, so `tasks/get` resolves at once); a refused
+ *   start is the plain tool error. Every other client gets the plain tool, unchanged.
+ * - `tasks/get` reports the run's phase as the task's status. A run waiting for a person with a flat resume schema is
+ *   `input_required` and asks its form under a key naming that interruption (`resume-r<checkpoint revision>`, so a key
+ *   is never reused within the task's life); a completed run carries `workflow_run_start`'s result shape (the run, with
+ *   `idempotent: false`: a task's result describes the run, never a replayed start); a failed run is `completed` with
+ *   `isError: true` (the revision keeps `failed` for JSON-RPC errors); a cancelled run is `cancelled`.
+ * - `tasks/update` answers the outstanding form (validated as `workflow_run_resume` validates a `resume`); responses
+ *   under any other key are ignored, as the revision asks. A declined form is refused (-32602, `declined`): the run stays
+ *   interrupted and the form stays outstanding.
+ * - `tasks/cancel` cancels as `workflow_run_cancel` does.
+ *
+ * Everything goes through the session's RunHandles, so isolation is the session's: another principal's task id is
+ * "task not found" exactly like an unknown one. A request whose client did not declare the extension is refused with
+ * -32021 (missing required client capability), 2025-era requests included (their Tasks are another protocol).
  */
+import { inputResponse } from '@modelcontextprotocol/server';
+import type { ServerContext } from '@modelcontextprotocol/server';
 import { canonicalJson } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import type { RunHandles, RunToolResult } from '../tools/index.js';
 import type { ServerExtension } from './server.js';
-import { guardedHandler } from './server.js';
-import type { FaultReporter } from './tool-call.js';
+import { declaresExtension, guardedHandler } from './server.js';
+import type { FaultReporter, ToolAnswer, ToolHandler } from './tool-call.js';
 import { JsonRpcFault, RpcCode } from './wire.js';
 
 export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
-/** The input key a run's resume form is asked under in `inputRequests` / answered under in `inputResponses`. */
-export const RESUME_INPUT_KEY = 'resume';
 /** How often a requester should poll a working run (milliseconds). */
 export const TASK_POLL_INTERVAL_MS = 2000;
 const MAX_TASK_ID_CHARS = 64;
@@ -27,9 +38,16 @@ const STATUS_OF_PHASE: Readonly<Record<string, string>> = {
   working: 'working',
   awaiting_person: 'input_required',
   completed: 'completed',
-  failed: 'failed',
+  failed: 'completed',
   cancelled: 'cancelled',
 };
+
+/** The `inputRequests` key of the form asking a run's resume at `checkpointRevision` (unique within a task). */
+export function resumeInputKey(checkpointRevision: number): string {
+  return `resume-r${checkpointRevision}`;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A StandardSchemaV1 for closed params objects: only `taskId` (a bounded string) plus the listed extra keys. */
 function paramsSchema(extra: Readonly<Record<string, (v: unknown) => boolean>>) {
@@ -39,23 +57,20 @@ function paramsSchema(extra: Readonly<Record<string, (v: unknown) => boolean>>) 
       vendor: 'rimthan',
       validate(value: unknown) {
         const bad = { issues: [{ message: 'invalid params' }] };
-        if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad;
-        const o = value as Record<string, unknown>;
-        const id = o['taskId'];
+        if (!isObject(value)) return bad;
+        const id = value['taskId'];
         if (typeof id !== 'string' || id.length === 0 || id.length > MAX_TASK_ID_CHARS) return bad;
-        for (const [k, v] of Object.entries(o)) {
+        for (const [k, v] of Object.entries(value)) {
           if (k === 'taskId' || k === '_meta') continue;
           const check = extra[k];
           if (check === undefined || !check(v)) return bad;
         }
-        for (const k of Object.keys(extra)) if (!(k in o)) return bad;
-        return { value: o };
+        for (const k of Object.keys(extra)) if (!(k in value)) return bad;
+        return { value };
       },
     },
   };
 }
-
-const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Run-tool refusals become JSON-RPC errors; not_found is the task's not-found (same for another principal's id). */
 function faultOf(result: Extract<RunToolResult, { ok: false }>): JsonRpcFault {
@@ -63,8 +78,14 @@ function faultOf(result: Extract<RunToolResult, { ok: false }>): JsonRpcFault {
   return new JsonRpcFault(RpcCode.InvalidParams, result.error.message, { code: result.error.code });
 }
 
-/** The DetailedTask view of a handle (`RunHandles.view` value). */
-export function taskOfHandle(handle: JsonObject): JsonObject {
+function missingCapability(): JsonRpcFault {
+  return new JsonRpcFault(RpcCode.MissingRequiredClientCapability, 'Missing required client capability', {
+    requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } },
+  });
+}
+
+/** The Task fields of a handle (`RunHandles.view` value): what CreateTaskResult carries, and every DetailedTask too. */
+function taskFields(handle: JsonObject): JsonObject {
   const run = (handle['run'] ?? {}) as JsonObject;
   const status = STATUS_OF_PHASE[handle['phase'] as string] ?? 'working';
   const createdAt = typeof run['created_at'] === 'string' ? run['created_at'] : new Date(0).toISOString();
@@ -77,20 +98,57 @@ export function taskOfHandle(handle: JsonObject): JsonObject {
   };
   if (typeof handle['status_message'] === 'string') task['statusMessage'] = handle['status_message'];
   if (status === 'working' || status === 'input_required') task['pollIntervalMs'] = TASK_POLL_INTERVAL_MS;
-  if (status === 'input_required') {
+  return task;
+}
+
+/** The key of the form a handle asks, or undefined when it asks none. */
+function outstandingKey(handle: JsonObject): string | undefined {
+  if (handle['phase'] !== 'awaiting_person') return undefined;
+  const run = handle['run'] as JsonObject;
+  return resumeInputKey(run['checkpoint_revision'] as number);
+}
+
+/** The DetailedTask view of a handle (`RunHandles.view` value), as `tasks/get` answers it. */
+export function taskOfHandle(handle: JsonObject): JsonObject {
+  const task = taskFields(handle);
+  const run = (handle['run'] ?? {}) as JsonObject;
+  const key = outstandingKey(handle);
+  if (key !== undefined) {
     const form = handle['form'] as JsonObject;
     task['inputRequests'] = {
-      [RESUME_INPUT_KEY]: {
+      [key]: {
         method: 'elicitation/create',
         params: { mode: 'form', message: form['message'] as string, requestedSchema: form['schema'] as JsonObject },
       },
     };
   }
-  if (status === 'completed') {
-    task['result'] = { content: [{ type: 'text', text: canonicalJson(run) }], structuredContent: run };
+  if (task['status'] === 'completed') {
+    // workflow_run_start's result shape; a failed run is a tool-level error, not a JSON-RPC one.
+    const value: JsonObject = { ...run, idempotent: false };
+    task['result'] = {
+      resultType: 'complete', // the task's result is a whole 2026-07-28 CallToolResult
+      content: [{ type: 'text', text: canonicalJson(value) }],
+      structuredContent: value,
+      isError: handle['phase'] === 'failed',
+    };
   }
-  if (status === 'failed') task['error'] = { code: RpcCode.InternalError, message: 'the run failed' };
   return task;
+}
+
+/**
+ * `workflow_run_start` for a client that declared the extension: the plain start, then the started run as a task.
+ * A refused start (or a run that cannot be viewed) stays the plain tool result.
+ */
+export function taskBackedStart(handles: RunHandles, start: ToolHandler): (args: JsonObject) => Promise<ToolAnswer> {
+  return async (args) => {
+    const outcome = await start(args);
+    if (!outcome.ok || !isObject(outcome.value)) return outcome;
+    const runId = outcome.value['run_id'];
+    if (typeof runId !== 'string') return outcome;
+    const viewed = await handles.view(runId);
+    if (!viewed.ok) return outcome;
+    return { ok: 'task', task: taskFields(viewed.value) };
+  };
 }
 
 export interface RunTasksOptions {
@@ -101,50 +159,68 @@ export interface RunTasksOptions {
 /** The extension: capability plus tasks/get, tasks/update and tasks/cancel over one session's run handles. */
 export function createRunTasksExtension(opts: RunTasksOptions): ServerExtension {
   const faults = opts.onFault === undefined ? {} : { onFault: opts.onFault };
-  async function get(taskId: string): Promise<JsonObject> {
-    const viewed = await opts.handles.view(taskId);
+  const { handles } = opts;
+  async function viewOf(taskId: string): Promise<JsonObject> {
+    const viewed = await handles.view(taskId);
     if (!viewed.ok) throw faultOf(viewed);
-    return taskOfHandle(viewed.value);
+    return viewed.value;
   }
+  /** A handler that first requires the extension on the request, then reads the task id. */
+  const declared =
+    (fn: (taskId: string, ctx: ServerContext) => Promise<JsonObject>) =>
+    async (params: Record<string, unknown>, ctx: ServerContext): Promise<JsonObject> => {
+      if (!declaresExtension(ctx, TASKS_EXTENSION_ID)) throw missingCapability();
+      return fn(params['taskId'] as string, ctx);
+    };
+
+  /** The SDK lifts a request's `inputResponses` out of its params (they are the revision's reserved retry field). */
+  async function update(taskId: string, ctx: ServerContext): Promise<JsonObject> {
+    const responses = ctx.mcpReq.inputResponses;
+    if (responses === undefined) throw new JsonRpcFault(RpcCode.InvalidParams, 'tasks/update needs inputResponses');
+    const handle = await viewOf(taskId);
+    const key = outstandingKey(handle);
+    if (key === undefined || !Object.hasOwn(responses, key)) return {}; // nothing outstanding answered: ignored
+    const view = inputResponse(responses, key);
+    if (view.kind !== 'elicit') {
+      throw new JsonRpcFault(
+        RpcCode.InvalidParams,
+        `inputResponses["${key}"] must answer the form (an elicitation result)`,
+      );
+    }
+    const resumed = await handles.answer(taskId, { action: view.action, content: view.content });
+    if (!resumed.ok) throw faultOf(resumed);
+    return {};
+  }
+
   return {
     capabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } },
     register(server) {
       server.setRequestHandler(
         'tasks/get',
         { params: paramsSchema({}) },
-        guardedHandler(faults, 'tasks/get', async (params: Record<string, unknown>) =>
-          get(params['taskId'] as string),
+        guardedHandler(
+          faults,
+          'tasks/get',
+          declared(async (taskId) => taskOfHandle(await viewOf(taskId))),
         ) as never,
       );
       server.setRequestHandler(
         'tasks/update',
-        { params: paramsSchema({ inputResponses: isObject }) },
-        guardedHandler(faults, 'tasks/update', async (params: Record<string, unknown>) => {
-          const taskId = params['taskId'] as string;
-          const responses = params['inputResponses'] as Record<string, unknown>;
-          const answer = responses[RESUME_INPUT_KEY];
-          if (!isObject(answer) || Object.keys(responses).length !== 1) {
-            throw new JsonRpcFault(RpcCode.InvalidParams, `inputResponses must hold exactly "${RESUME_INPUT_KEY}"`);
-          }
-          const a = answer as Record<string, unknown>;
-          const action = a['action'];
-          if (action !== 'accept' && action !== 'decline' && action !== 'cancel') {
-            throw new JsonRpcFault(RpcCode.InvalidParams, 'inputResponses.resume.action is invalid');
-          }
-          const resumed = await opts.handles.answer(taskId, { action, content: a['content'] });
-          if (!resumed.ok) throw faultOf(resumed);
-          return {};
-        }) as never,
+        { params: paramsSchema({}) },
+        guardedHandler(faults, 'tasks/update', declared(update)) as never,
       );
       server.setRequestHandler(
         'tasks/cancel',
         { params: paramsSchema({}) },
-        guardedHandler(faults, 'tasks/cancel', async (params: Record<string, unknown>) => {
-          const taskId = params['taskId'] as string;
-          const cancelled = await opts.handles.cancel(taskId);
-          if (!cancelled.ok) throw faultOf(cancelled);
-          return {};
-        }) as never,
+        guardedHandler(
+          faults,
+          'tasks/cancel',
+          declared(async (taskId) => {
+            const cancelled = await handles.cancel(taskId);
+            if (!cancelled.ok) throw faultOf(cancelled);
+            return {};
+          }),
+        ) as never,
       );
     },
   };

@@ -4,7 +4,8 @@
  * compiled once per process; the session-bound tool objects are cached per session (bounded). Given a catalog and a
  * request-state codec, `workflow_run_resume` of a run waiting for a person is asked as a form to a client that declared
  * form elicitation (tools/run-handles.ts `elicitedResume`); every other call and client is served as before. With
- * `tasks` as well, the profile serves the Tasks extension over the session's run handles (run-tasks.ts).
+ * `tasks` as well, the profile serves the Tasks extension over the session's run handles (run-tasks.ts): tasks/get,
+ * tasks/update, tasks/cancel, and `workflow_run_start` answered with a task to a client that declared the extension.
  */
 import { canonicalJson, RimthanError } from '../core/index.js';
 import type { JsonObject, RequestStateCodec } from '../core/index.js';
@@ -12,7 +13,7 @@ import { createRunHandles, RunToolName } from '../tools/index.js';
 import type { RunHandles, RunTool, RunToolsCatalog } from '../tools/index.js';
 import type { McpProfile, ToolEntry, ToolRound } from './profile.js';
 import { ProfileName, RUNS_MAX_REQUEST_BYTES } from './profile.js';
-import { createRunTasksExtension } from './run-tasks.js';
+import { createRunTasksExtension, taskBackedStart, TASKS_EXTENSION_ID } from './run-tasks.js';
 import type { FaultReporter, ToolAnswer, ToolOutcome } from './tool-call.js';
 import { INVALID_ARGUMENTS } from './tool-call.js';
 import { compileToolContracts } from './tool-contract.js';
@@ -27,7 +28,7 @@ export interface RunsProfileOptions {
   readonly maxCachedSessions?: number;
   /** With both: a person's resume asked as a form (MCP form elicitation); see the module comment. */
   readonly elicitation?: { readonly catalog: RunToolsCatalog; readonly codec: RequestStateCodec };
-  /** With `elicitation`: serve the Tasks extension (tasks/get, tasks/update, tasks/cancel; run-tasks.ts). */
+  /** With `elicitation`: serve the Tasks extension (task-backed workflow_run_start, tasks/*; run-tasks.ts). */
   readonly tasks?: boolean;
 }
 
@@ -101,17 +102,19 @@ export function createRunsProfileFactory(opts: RunsProfileOptions): RunsProfileF
     // One set of run handles per session, shared by the elicited resume and the Tasks extension.
     const handles = opts.elicitation === undefined ? undefined : createRunHandles({ tools, ...opts.elicitation });
     const resume = handles === undefined ? undefined : elicitedResume(sessionId, handles);
+    const tasks = opts.tasks === true ? handles : undefined;
     const entries: ToolEntry[] = tools.map((tool) => {
       const contract = known.get(tool.name);
       if (contract === undefined) throw new RimthanError('invalid_tool_contract', `unexpected run tool ${tool.name}`);
       const handler = (args: JsonObject): Promise<ToolOutcome> => invokeExactly(tool, args);
-      return tool.name === RunToolName.RunResume && resume !== undefined
-        ? { contract, handler, multiRound: resume }
-        : { contract, handler };
+      if (tool.name === RunToolName.RunResume && resume !== undefined) return { contract, handler, multiRound: resume };
+      if (tool.name === RunToolName.RunStart && tasks !== undefined) {
+        return { contract, handler, task: { extension: TASKS_EXTENSION_ID, handler: taskBackedStart(tasks, handler) } };
+      }
+      return { contract, handler };
     });
     const faults = opts.onFault === undefined ? {} : { onFault: opts.onFault };
-    const extensions =
-      opts.tasks === true && handles !== undefined ? [createRunTasksExtension({ handles, ...faults })] : [];
+    const extensions = tasks === undefined ? [] : [createRunTasksExtension({ handles: tasks, ...faults })];
     return {
       name: ProfileName.Runs,
       tools: entries,

@@ -20,6 +20,8 @@
  *   client declared form elicitation ({@link declaresFormElicitation}); the round (echoed `requestState`, the form's
  *   answer, the caller) is read here, the state is verified by the handler's own codec (core/request-state.ts), and a
  *   question it asks leaves runToolCall as the SDK's `input_required` result.
+ * - Task-backed tool calls: a ToolEntry's `task` handler answers instead (and may return a task, `resultType: "task"`)
+ *   when the request's client declared that handler's extension (`io.modelcontextprotocol/tasks`) on this request.
  * - Extra methods (e.g. the tasks extension's `tasks/get`, `tasks/update`, `tasks/cancel`, the skills extension's
  *   `skills/list`, `skills/get`): a profile lists {@link ServerExtension}s; each adds its capabilities (entries of
  *   `extensions` are merged) and registers its handlers with a closed params check (closed-params.ts) through
@@ -41,6 +43,7 @@ import type { JsonObject } from '../core/index.js';
 import { keepLegacyResourceCodes } from './legacy-codes.js';
 import type { McpProfile, ToolEntry, ToolRound } from './profile.js';
 import { ASK_INPUT_KEY, runToolCall } from './tool-call.js';
+import type { CreateTaskResult } from './tool-call.js';
 import { packageVersion } from './version.js';
 import {
   CACHE_SCOPE_META_KEY,
@@ -145,15 +148,29 @@ export function guardedHandler<A extends unknown[], R>(
   };
 }
 
+/** The client capabilities a 2026-07-28 request declared in its `_meta` envelope (undefined on 2025 traffic). */
+function declaredCapabilities(ctx: ServerContext): Readonly<Record<string, unknown>> | undefined {
+  if (!isModernRequest(ctx)) return undefined;
+  const envelope: Readonly<Record<string, unknown>> | undefined = ctx.mcpReq.envelope;
+  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY];
+  return isObject(capabilities) ? capabilities : undefined;
+}
+
+function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** True when a 2026-07-28 request's client declared form elicitation (`elicitation: {}` means form, per the spec). */
 export function declaresFormElicitation(ctx: ServerContext): boolean {
-  if (!isModernRequest(ctx)) return false;
-  const envelope: Readonly<Record<string, unknown>> | undefined = ctx.mcpReq.envelope;
-  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined;
-  const elicitation = capabilities?.elicitation;
-  if (typeof elicitation !== 'object' || elicitation === null) return false;
-  const modes = elicitation as { form?: unknown; url?: unknown };
-  return modes.form !== undefined || modes.url === undefined;
+  const elicitation = declaredCapabilities(ctx)?.['elicitation'];
+  if (!isObject(elicitation)) return false;
+  return elicitation['form'] !== undefined || elicitation['url'] === undefined;
+}
+
+/** True when a 2026-07-28 request's client declared the extension `id` (`extensions: {[id]: {...}}`) on this request. */
+export function declaresExtension(ctx: ServerContext, id: string): boolean {
+  const extensions = declaredCapabilities(ctx)?.['extensions'];
+  return isObject(extensions) && Object.hasOwn(extensions, id) && isObject(extensions[id]);
 }
 
 /** This round of a multi-round call, read from the request: echoed state, the form's answer, the caller. */
@@ -195,16 +212,21 @@ function registerTools(server: RimthanServer, profile: McpProfile, caller: Serve
       const { params } = request;
       const entry = tools.get(params.name);
       if (entry === undefined) throw new JsonRpcFault(RpcCode.MethodNotFound, 'unknown tool');
-      const { multiRound } = entry;
+      const { multiRound, task } = entry;
       const handler =
-        multiRound !== undefined && declaresFormElicitation(ctx)
-          ? (args: JsonObject) => multiRound(args, roundOf(ctx, caller.principalId))
-          : entry.handler;
-      return runToolCall(entry.contract, params.arguments, handler, {
+        task !== undefined && declaresExtension(ctx, task.extension)
+          ? task.handler
+          : multiRound !== undefined && declaresFormElicitation(ctx)
+            ? (args: JsonObject) => multiRound(args, roundOf(ctx, caller.principalId))
+            : entry.handler;
+      const result = await runToolCall(entry.contract, params.arguments, handler, {
         maxArgumentBytes: profile.maxArgumentBytes,
         ...(profile.onFault === undefined ? {} : { onFault: profile.onFault }),
         ...(profile.observeToolCall === undefined ? {} : { observe: profile.observeToolCall }),
       });
+      // The SDK types tools/call results without the Tasks extension's `resultType: "task"`; its 2026 encoder passes
+      // any resultType of tools/call through (and only task-declaring clients ever get one).
+      return result as Exclude<typeof result, CreateTaskResult>;
     }),
   );
 }

@@ -40,8 +40,15 @@ export interface ToolAsk {
   readonly requestState: string;
 }
 
-/** What a multi-round handler may return: an outcome, or a question to ask before the call can finish. */
-export type ToolAnswer = ToolOutcome | { readonly ok: 'ask'; readonly ask: ToolAsk };
+/**
+ * What a multi-round or task-backed handler may return: an outcome, a question to ask before the call can finish, or
+ * a task (the Tasks extension's `Task` fields: taskId, status, createdAt, lastUpdatedAt, ttlMs, ...) the call became.
+ */
+export type ToolAnswer =
+  ToolOutcome | { readonly ok: 'ask'; readonly ask: ToolAsk } | { readonly ok: 'task'; readonly task: JsonObject };
+
+/** A tools/call answered with a task (MCP 2026-07-28 Tasks extension `CreateTaskResult`). */
+export type CreateTaskResult = JsonObject & { readonly resultType: 'task' };
 
 /** The key of the one form an asked call carries in `inputRequests` (and its answer in `inputResponses`). */
 export const ASK_INPUT_KEY = 'answer';
@@ -153,26 +160,33 @@ export async function runToolCall(
   handler: ToolHandler,
   options: ToolCallOptions,
 ): Promise<CallToolResult>;
-/** The same for a multi-round handler: a question it asks comes back as an `input_required` result. */
+/**
+ * The same for a multi-round or task-backed handler: a question it asks comes back as an `input_required` result, a
+ * task it became as a `resultType: "task"` result.
+ */
 export async function runToolCall(
   tool: CompiledToolContract,
   rawArgs: unknown,
   handler: (args: JsonObject) => Promise<ToolAnswer>,
   options: ToolCallOptions,
-): Promise<CallToolResult | InputRequiredResult>;
+): Promise<CallToolResult | InputRequiredResult | CreateTaskResult>;
 export async function runToolCall(
   tool: CompiledToolContract,
   rawArgs: unknown,
   handler: (args: JsonObject) => Promise<ToolAnswer>,
   options: ToolCallOptions,
-): Promise<CallToolResult | InputRequiredResult> {
+): Promise<CallToolResult | InputRequiredResult | CreateTaskResult> {
   const observe = options.observe;
   if (observe === undefined) return executeToolCall(tool, rawArgs, handler, options);
   const started = performance.now();
   const seconds = (): number => (performance.now() - started) / 1000;
   try {
     const result = await executeToolCall(tool, rawArgs, handler, options);
-    if ('resultType' in result) return result; // asked; the call ends on the round that answers
+    if ('resultType' in result) {
+      // Asked: the call ends on the round that answers. Became a task: the call itself succeeded.
+      if (result.resultType === 'task') observe(tool.name, 'ok', undefined, seconds());
+      return result;
+    }
     if (result.isError === true) observe(tool.name, 'tool_error', errorCodeOf(result), seconds());
     else observe(tool.name, 'ok', undefined, seconds());
     return result;
@@ -187,7 +201,7 @@ async function executeToolCall(
   rawArgs: unknown,
   handler: (args: JsonObject) => Promise<ToolAnswer>,
   options: ToolCallOptions,
-): Promise<CallToolResult | InputRequiredResult> {
+): Promise<CallToolResult | InputRequiredResult | CreateTaskResult> {
   const args = rawArgs === undefined ? {} : rawArgs;
   if (argumentsTooLarge(args, options.maxArgumentBytes)) {
     return toolErrorResult(tool, {
@@ -212,6 +226,7 @@ async function executeToolCall(
     throw internalFault();
   }
   if (outcome.ok === 'ask') return askResult(outcome.ask);
+  if (outcome.ok === 'task') return { ...outcome.task, resultType: 'task' };
   if (!outcome.ok) return toolErrorResult(tool, outcome.error);
   return successResult(tool, outcome.value, options.onFault, outcome.meta);
 }

@@ -12,6 +12,8 @@ export const RpcCode = {
   InvalidParams: -32602,
   InternalError: -32603,
   ResourceNotFound: -32002,
+  /** MCP 2026-07-28: the request needs a client capability (e.g. an extension) the client did not declare. */
+  MissingRequiredClientCapability: -32021,
 } as const;
 export type RpcCode = (typeof RpcCode)[keyof typeof RpcCode];
 

@@ -1,131 +1,273 @@
-/** The Tasks extension of the runs profile: tasks/get, tasks/cancel over a session's runs; isolation by session. */
+/**
+ * Durable runs as tasks (the Tasks extension `io.modelcontextprotocol/tasks` over MCP 2026-07-28) against a real
+ * `rimthan serve --profile runs`: the official requester (`@modelcontextprotocol/ext-tasks`) drives a run that waits
+ * for a person's review to completed, answering the review form through `tasks/update`; on the wire, the refusals
+ * (no declared extension, another principal's task, malformed params, a declined or invalid answer, a stale input key)
+ * and cancellation; the same lifecycle over stdio; and clients that did not declare the extension get the seven plain
+ * tools, unchanged.
+ */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { z } from 'zod';
-import { RequestStateCodec, systemClock } from '../../src/core/index.js';
-import { createRunsProfileFactory, TASKS_EXTENSION_ID } from '../../src/mcp/index.js';
-import type { RunsProfileFactory } from '../../src/mcp/index.js';
-import { SqliteRunStore, Supervisor } from '../../src/runs/index.js';
-import { createRunTools } from '../../src/tools/index.js';
-import { testCatalog } from '../runs/fixtures/test-flows.js';
-import { callTool, connect, testSigner } from './support/connect.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createTaskSessionFromClient } from '@modelcontextprotocol/ext-tasks/client';
+import type { ApplicationInputRequest } from '@modelcontextprotocol/ext-tasks/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SchemaCompiler } from '../../src/core/index.js';
+import type { JsonObject } from '../../src/core/index.js';
+import { TASKS_EXTENSION_ID } from '../../src/mcp/index.js';
+import { REVIEW_FLOWS_MODULE } from '../support/review-flow.js';
+import { eventually, spawnServe } from '../support/serve-process.js';
+import type { ServeProcess } from '../support/serve-process.js';
+import { MODERN_REVISION, modernCall } from './support/modern-client.js';
+import { modernPost, rawStdio } from './support/modern-wire.js';
 
-const TaskResult = z.object({ taskId: z.string(), status: z.string() }).passthrough();
+const TOKEN = 'run-tasks-token-0123456789abcdef0123';
+const OTHER_TOKEN = 'run-tasks-other-0123456789abcdef012';
+const TASKS = { extensions: { [TASKS_EXTENSION_ID]: {} } };
+const START = {
+  name: 'workflow_run_start',
+  arguments: { definition_name: 'review_flow', definition_version: 'v1', input: { title: 'Quarterly note' } },
+};
 
-describe('runs profile: Tasks extension', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'rimthan-mcp-tasks-'));
-  const store = new SqliteRunStore(join(dir, 'runs.db'));
-  const catalog = testCatalog();
-  let supervisor: Supervisor;
-  let factory: RunsProfileFactory;
+/** The JSON-RPC result of a response (asserting it is one). */
+function resultOf(response: JsonObject): JsonObject {
+  assert.ok(response['result'] !== undefined, JSON.stringify(response));
+  return response['result'] as JsonObject;
+}
 
+/** The JSON-RPC error of a response (asserting it is one). */
+function errorOf(response: JsonObject): { code: number; message: string; data?: JsonObject } {
+  assert.ok(response['error'] !== undefined, JSON.stringify(response));
+  return response['error'] as { code: number; message: string; data?: JsonObject };
+}
+
+async function v2Client(url: string, token: string, tasks: boolean): Promise<Client> {
+  const client = new Client(
+    { name: 'rimthan-tasks-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: MODERN_REVISION } }, ...(tasks ? { capabilities: TASKS } : {}) },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+  );
+  return client;
+}
+
+describe('durable runs as tasks (MCP 2026-07-28 Tasks extension)', () => {
+  const work = mkdtempSync(join(tmpdir(), 'rimthan-run-tasks-'));
+  const flows = join(work, 'flows.mjs');
+  writeFileSync(flows, REVIEW_FLOWS_MODULE);
+  const tokens = join(work, 'tokens');
+  writeFileSync(tokens, `${TOKEN}\n${OTHER_TOKEN}\n`);
+  const env = { HOME: work, XDG_STATE_HOME: work };
+  let server: ServeProcess;
   before(async () => {
-    await store.open();
-    supervisor = new Supervisor({ store, catalog });
-    await supervisor.start();
-    factory = createRunsProfileFactory({
-      toolsFor: (sessionId) =>
-        createRunTools({ sessionId, catalog, store, supervisor: supervisor.forSession(sessionId) }),
-      elicitation: { catalog, codec: new RequestStateCodec(testSigner(), systemClock) },
-      tasks: true,
-    });
+    const store = `sqlite:${join(work, 'runs.db')}`;
+    server = await spawnServe(
+      [
+        '--profile',
+        'runs',
+        '--transport',
+        'http',
+        '--port',
+        '0',
+        '--token-file',
+        tokens,
+        '--store',
+        store,
+        '--flows',
+        flows,
+      ],
+      env,
+    );
   });
   after(async () => {
-    await supervisor.stop();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await server.stop();
+    rmSync(work, { recursive: true, force: true });
   });
 
-  test('advertises the extension, keeps the seven tools, and reports a run as a task only to its own session', async () => {
-    const a = await connect(factory.forSession('session-a'));
-    const b = await connect(factory.forSession('session-b'));
-    try {
-      const caps = a.client.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined;
-      assert.ok(caps?.extensions?.[TASKS_EXTENSION_ID] !== undefined);
-      assert.equal((await a.client.listTools()).tools.length, 7);
-      const started = await callTool(a.client, 'workflow_run_start', {
-        definition_name: 'counter_flow',
-        definition_version: 'v1',
-        input: { count: 1 },
-      });
-      assert.equal(started.isError, false);
-      const runId = started.value['run_id'] as string;
-      const task = await a.client.request({ method: 'tasks/get', params: { taskId: runId } }, TaskResult);
-      assert.equal(task.taskId, runId);
-      assert.ok(['working', 'completed'].includes(task.status), task.status);
-      await assert.rejects(
-        b.client.request({ method: 'tasks/get', params: { taskId: runId } }, TaskResult),
-        /task not found/,
-      );
-      await assert.rejects(
-        b.client.request({ method: 'tasks/cancel', params: { taskId: runId } }, z.object({}).passthrough()),
-        /task not found/,
-      );
-      await assert.rejects(
-        a.client.request({ method: 'tasks/get', params: { taskId: runId, extra: 1 } }, TaskResult),
-        /invalid params|Invalid/i,
-      );
-    } finally {
-      await a.close();
-      await b.close();
-    }
-  });
-
-  /** Polls tasks/get (bounded count, no timing threshold) until the task leaves `working`. */
-  async function settled(client: Awaited<ReturnType<typeof connect>>['client'], taskId: string) {
-    for (let i = 0; i < 500; i++) {
-      const task = await client.request({ method: 'tasks/get', params: { taskId } }, TaskResult);
-      if (task.status !== 'working') return task;
-      await new Promise((r) => setImmediate(r));
-    }
-    throw new Error('task never left working');
+  /** Starts a review run as a task over the raw wire; its task id once it waits for the review. */
+  async function waitingTask(token = TOKEN): Promise<{ taskId: string; key: string }> {
+    const created = resultOf((await modernPost(server.url, token, 'tools/call', START, TASKS)).response);
+    assert.equal(created['resultType'], 'task');
+    const taskId = created['taskId'] as string;
+    let key = '';
+    await eventually('the task asks for its review', async () => {
+      const task = resultOf((await modernPost(server.url, token, 'tasks/get', { taskId }, TASKS)).response);
+      key = Object.keys((task['inputRequests'] as JsonObject | undefined) ?? {})[0] ?? '';
+      return task['status'] === 'input_required';
+    });
+    return { taskId, key };
   }
 
-  test('a run waiting for a person is an input_required task asking its resume form; completed once resumed', async () => {
-    const a = await connect(factory.forSession('session-a'));
+  async function statusOf(taskId: string): Promise<string> {
+    const task = resultOf((await modernPost(server.url, TOKEN, 'tasks/get', { taskId }, TASKS)).response);
+    return task['status'] as string;
+  }
+
+  test('the official Tasks requester drives a run to completed, answering its review form through tasks/update', async () => {
+    const client = await v2Client(server.url, TOKEN, true);
+    const asked: ApplicationInputRequest[] = [];
+    const session = createTaskSessionFromClient(client, {
+      endpointId: 'rimthan-runs',
+      rawDispatch: async (request) =>
+        (await modernPost(server.url, TOKEN, ...wireParts(request), TASKS)).response as never,
+      v2RequestFraming: {
+        protocolVersion: MODERN_REVISION,
+        clientInfo: { name: 'rimthan-tasks-test', version: '1.0.0' },
+        clientCapabilities: TASKS,
+      },
+      onInputRequest: (request) => {
+        asked.push(request);
+        return Promise.resolve({ action: 'accept', content: { approved: true } } as never);
+      },
+    });
     try {
-      const started = await callTool(a.client, 'workflow_run_start', {
-        definition_name: 'approval_flow',
-        definition_version: 'v1',
-        input: { version: '1.2.3', changes: ['a change'] },
-      });
-      assert.equal(started.isError, false, JSON.stringify(started.value));
-      const taskId = started.value['run_id'] as string;
-      const waiting = await settled(a.client, taskId);
-      assert.equal(waiting.status, 'input_required');
-      const ask = (waiting['inputRequests'] as Record<string, { method: string; params: Record<string, unknown> }>)[
-        'resume'
-      ];
-      assert.equal(ask?.method, 'elicitation/create');
-      assert.equal((ask?.params['requestedSchema'] as { type: string }).type, 'object');
-      // The answer is resumed through the run handles (validated as workflow_run_resume validates a resume).
-      const resumed = await callTool(a.client, 'workflow_run_resume', { run_id: taskId, resume: { approved: true } });
-      assert.equal(resumed.isError, false, JSON.stringify(resumed.value));
-      assert.equal((await settled(a.client, taskId)).status, 'completed');
+      const caps = client.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined;
+      assert.deepEqual(caps?.extensions?.[TASKS_EXTENSION_ID], {});
+      const execution = await session.callTool(START.name, START.arguments);
+      assert.equal(execution.kind, 'task', 'workflow_run_start became a task');
+      const { outcome } = await execution.settle();
+      assert.equal(outcome.status, 'completed');
+      assert.equal(asked.length, 1, 'the person was asked once');
+      const form = asked[0];
+      assert.equal(form?.kind, 'elicitation');
+      const schema = (form?.params as { requestedSchema: { properties: Record<string, { type: string }> } })
+        .requestedSchema;
+      assert.equal(schema.properties['approved']?.type, 'boolean');
+      // The task's result is workflow_run_start's own result shape, for the completed run.
+      const result = (outcome as { result: { isError?: boolean; structuredContent: JsonObject } }).result;
+      assert.equal(result.isError, false);
+      assert.equal(result.structuredContent['run_status'], 'completed');
+      const listed = (await client.listTools()).tools.find((t) => t.name === START.name);
+      const check = new SchemaCompiler().compile(listed?.outputSchema as JsonObject);
+      assert.deepEqual(check(result.structuredContent), { ok: true });
     } finally {
-      await a.close();
+      await session.close();
+      await client.close();
     }
   });
 
-  test('tasks/cancel cancels as workflow_run_cancel does', async () => {
-    const a = await connect(factory.forSession('session-a'));
+  test('clients that did not declare the extension get the plain tools, and cannot reach tasks', async () => {
+    // A 2026 client without the extension: workflow_run_start is the plain tool.
+    const plain = await v2Client(server.url, TOKEN, false);
+    const v1 = new V1Client({ name: 'rimthan-v1', version: '1.0.0' });
     try {
-      const started = await callTool(a.client, 'workflow_run_start', {
-        definition_name: 'approval_flow',
-        definition_version: 'v1',
-        input: { version: '1.2.4', changes: ['another'] },
-      });
-      const taskId = started.value['run_id'] as string;
-      assert.equal((await settled(a.client, taskId)).status, 'input_required');
-      await a.client.request({ method: 'tasks/cancel', params: { taskId } }, z.object({}).passthrough());
-      assert.equal((await settled(a.client, taskId)).status, 'cancelled');
-      const run = await callTool(a.client, 'workflow_run_get', { run_id: taskId });
-      assert.equal(run.value['run_status'], 'cancelled');
+      const started = await modernCall(plain, START.name, START.arguments);
+      assert.equal(started.isError, false, JSON.stringify(started.value));
+      assert.equal(started.value['idempotent'], false);
+      const runId = started.value['run_id'] as string;
+      // tasks/get from a request that did not declare the extension: -32021, naming the extension.
+      const refused = errorOf((await modernPost(server.url, TOKEN, 'tasks/get', { taskId: runId })).response);
+      assert.equal(refused.code, -32021);
+      assert.deepEqual(refused.data, { requiredCapabilities: TASKS });
+      // A 2025-era client (the v1 SDK): seven tools, a plain start, no task.
+      await v1.connect(
+        new V1HttpTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }),
+      );
+      assert.equal((await v1.listTools()).tools.length, 7);
+      const old = (await v1.callTool(START)) as { structuredContent?: JsonObject; resultType?: unknown };
+      assert.equal(old.resultType, undefined);
+      assert.equal(typeof old.structuredContent?.['run_id'], 'string');
     } finally {
-      await a.close();
+      await plain.close();
+      await v1.close();
+    }
+  });
+
+  test('on the wire: isolation, closed params, stale keys ignored, declined and invalid answers refused, cancel', async () => {
+    const { taskId, key } = await waitingTask();
+    assert.match(key, /^resume-r\d+$/);
+    // Another principal's task is not found, exactly like an unknown one.
+    for (const method of ['tasks/get', 'tasks/cancel']) {
+      const stranger = errorOf((await modernPost(server.url, OTHER_TOKEN, method, { taskId }, TASKS)).response);
+      assert.deepEqual([stranger.code, stranger.message], [-32602, 'task not found'], method);
+    }
+    const unknown = errorOf(
+      (await modernPost(server.url, TOKEN, 'tasks/get', { taskId: '00000000-0000-4000-8000-000000000000' }, TASKS))
+        .response,
+    );
+    assert.deepEqual([unknown.code, unknown.message], [-32602, 'task not found']);
+    const strangerUpdate = { taskId, inputResponses: { [key]: { action: 'accept', content: { approved: true } } } };
+    const strangerUpdated = (await modernPost(server.url, OTHER_TOKEN, 'tasks/update', strangerUpdate, TASKS)).response;
+    assert.equal(errorOf(strangerUpdated).message, 'task not found');
+    // Closed params: an extra key or an over-long id is refused without echoing it.
+    for (const params of [{ taskId, extra: 'secret-marker' }, { taskId: 'x'.repeat(65) }]) {
+      const bad = errorOf((await modernPost(server.url, TOKEN, 'tasks/get', params, TASKS)).response);
+      assert.equal(bad.code, -32602);
+      assert.doesNotMatch(JSON.stringify(bad), /secret-marker|xxxxxxxx/);
+    }
+    // A response under a key that is not outstanding is ignored: acknowledged, the run still waits.
+    const stale = { taskId, inputResponses: { 'resume-r0': { action: 'accept', content: { approved: true } } } };
+    assert.equal(
+      resultOf((await modernPost(server.url, TOKEN, 'tasks/update', stale, TASKS)).response)['resultType'],
+      'complete',
+    );
+    assert.equal(await statusOf(taskId), 'input_required');
+    // Declined: refused, the form stays outstanding. An answer of the wrong type: refused as workflow_run_resume would.
+    const declined = errorOf(
+      (
+        await modernPost(
+          server.url,
+          TOKEN,
+          'tasks/update',
+          { taskId, inputResponses: { [key]: { action: 'decline' } } },
+          TASKS,
+        )
+      ).response,
+    );
+    assert.deepEqual([declined.code, declined.data?.['code']], [-32602, 'declined']);
+    const wrong = { taskId, inputResponses: { [key]: { action: 'accept', content: { approved: 'yes' } } } };
+    const invalid = errorOf((await modernPost(server.url, TOKEN, 'tasks/update', wrong, TASKS)).response);
+    assert.deepEqual([invalid.code, invalid.data?.['code']], [-32602, 'invalid_input']);
+    assert.equal(await statusOf(taskId), 'input_required');
+    // Cancel: as workflow_run_cancel does.
+    assert.deepEqual(
+      resultOf((await modernPost(server.url, TOKEN, 'tasks/cancel', { taskId }, TASKS)).response)['resultType'],
+      'complete',
+    );
+    await eventually('the task is cancelled', async () => (await statusOf(taskId)) === 'cancelled');
+  });
+
+  test('over stdio: a task created, its review answered through tasks/update, completed', async () => {
+    const store = `sqlite:${join(work, 'stdio-runs.db')}`;
+    const served = rawStdio(['--profile', 'runs', '--store', store, '--flows', flows], env);
+    try {
+      const created = resultOf(await served.request('tools/call', START, TASKS));
+      assert.equal(created['resultType'], 'task');
+      const taskId = created['taskId'] as string;
+      const get = async (): Promise<JsonObject> => resultOf(await served.request('tasks/get', { taskId }, TASKS));
+      let waiting: JsonObject = {};
+      await eventually('the task asks for its review', async () => {
+        waiting = await get();
+        return waiting['status'] === 'input_required';
+      });
+      const [key] = Object.keys(waiting['inputRequests'] as JsonObject);
+      assert.ok(key !== undefined);
+      const answer = { taskId, inputResponses: { [key]: { action: 'accept', content: { approved: true } } } };
+      resultOf(await served.request('tasks/update', answer, TASKS));
+      let done: JsonObject = {};
+      await eventually('the task completes', async () => {
+        done = await get();
+        return done['status'] === 'completed';
+      });
+      const result = done['result'] as { resultType: string; structuredContent: JsonObject };
+      assert.equal(result.resultType, 'complete');
+      assert.equal(result.structuredContent['run_status'], 'completed');
+      // Without the extension on the request, the same server refuses tasks/get.
+      assert.equal(errorOf(await served.request('tasks/get', { taskId })).code, -32021);
+    } finally {
+      await served.close();
     }
   });
 });
+
+/** A requester's raw request (`{method, params}` without framing) as modernPost's method and params. */
+function wireParts(request: unknown): [string, JsonObject] {
+  const { method, params } = request as { method: string; params?: JsonObject };
+  const { _meta: _envelope, ...rest } = params ?? {};
+  return [method, rest];
+}

@@ -148,7 +148,8 @@ async function runs(
 ): Promise<Serving> {
   const onFault = obs.onFault;
   const storeSpec = stringOption(parsed, 'store') ?? DEFAULT_RUN_STORE;
-  // A person's resume asked as a form is bound by a request state signed with the checkpoint key ring.
+  // A person's resume asked as a form (and a task's form answered through tasks/update) is bound by a request state
+  // signed with the checkpoint key ring; task-declaring clients get workflow_run_start as a task (run-tasks.ts).
   const codec = new RequestStateCodec(new TokenSigner(loadSigningSetup(io.env).ring), systemClock);
   const stack = await openRunsStack({
     storeSpec,
@@ -168,6 +169,7 @@ async function runs(
     maxArgumentBytes: maxBytes,
     onFault,
     elicitation: { catalog: stack.catalog, codec },
+    tasks: true,
   });
   let session: { id: string; notice: string } | undefined;
   try {
