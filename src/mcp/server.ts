@@ -22,9 +22,10 @@
  *   question it asks leaves runToolCall as the SDK's `input_required` result.
  * - Task-backed tool calls: a ToolEntry's `task` handler answers instead (and may return a task, `resultType: "task"`)
  *   when the request's client declared that handler's extension (`io.modelcontextprotocol/tasks`) on this request.
- * - Extra methods (e.g. the tasks extension's `tasks/get`, `tasks/update`, `tasks/cancel`): a profile lists
- *   {@link ServerExtension}s; each adds its capabilities and registers its handlers through {@link guardedHandler},
- *   which gives it the same params check and error discipline as the built-in methods.
+ * - Extra methods (e.g. the tasks extension's `tasks/get`, `tasks/update`, `tasks/cancel`, the skills extension's
+ *   `skills/list`, `skills/get`): a profile lists {@link ServerExtension}s; each adds its capabilities (entries of
+ *   `extensions` are merged) and registers its handlers with a closed params check (closed-params.ts) through
+ *   {@link guardedHandler}, which gives it the same error discipline as the built-in methods.
  * - Extra resources: a profile's ResourceProvider (profile.ts) lists and reads them; nothing here changes.
  */
 import { CLIENT_CAPABILITIES_META_KEY, inputResponse, isSpecType, Server } from '@modelcontextprotocol/server';
@@ -185,7 +186,12 @@ function capabilitiesOf(profile: McpProfile): ServerCapabilities {
   if (profile.resources !== undefined) capabilities.resources = { listChanged: false, subscribe: false };
   if (profile.prompts !== undefined) capabilities.prompts = { listChanged: false };
   for (const extension of profile.extensions ?? []) {
-    if (extension.capabilities !== undefined) capabilities = { ...capabilities, ...extension.capabilities };
+    const added = extension.capabilities;
+    if (added === undefined) continue;
+    // Each extension adds its own entry under `extensions`; the map is merged, not replaced.
+    const extensions = { ...capabilities.extensions, ...added.extensions };
+    capabilities = { ...capabilities, ...added };
+    if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
   }
   return capabilities;
 }

@@ -1,6 +1,6 @@
 /**
- * The workflow-engine profile: exactly the four guided tools, the release resources and templates, and the bootstrap
- * prompt. Each call runs against the release its checkpoint names (pinned, loaded on demand) or the active release; a
+ * The workflow-engine profile: exactly the four guided tools, the release resources and templates, the bootstrap
+ * prompt, and the Skills extension serving each release's skill assets (skills-extension.ts). Each call runs against the release its checkpoint names (pinned, loaded on demand) or the active release; a
  * continue call carrying `migration` gets the provider's separately verified migration target (none set: refused).
  */
 import type { Clock, JsonObject, TokenSigner } from '../core/index.js';
@@ -20,7 +20,9 @@ import type { McpProfile, ToolEntry, ToolRound } from './profile.js';
 import { ProfileName, WORKFLOW_ENGINE_MAX_REQUEST_BYTES } from './profile.js';
 import { ReleaseScopes } from './release-scopes.js';
 import type { ReleaseProvider, Scoped } from './release-scopes.js';
+import { releaseSkills } from './release-skills.js';
 import { CatalogueCache } from './resource-catalogue.js';
+import { createSkillsExtension } from './skills-extension.js';
 import { CONFIRMED_STATE_META_KEY } from './tool-call.js';
 import type { FaultReporter, ToolAnswer, ToolOutcome } from './tool-call.js';
 import { compileToolContracts } from './tool-contract.js';
@@ -156,13 +158,16 @@ export function createWorkflowEngineProfile(opts: WorkflowEngineProfileOptions):
     activeRelease: async () => (await scopes.active()).release,
     namedRelease: async (release: string) => (await scopes.named(release))?.release,
   };
+  const skills = releaseSkills(lookup);
+  const faults = opts.onFault === undefined ? {} : { onFault: opts.onFault };
   return {
     name: ProfileName.WorkflowEngine,
     instructions: bootstrap,
     tools,
-    resources: workflowResources(lookup, catalogues, bootstrap),
+    resources: workflowResources(lookup, catalogues, skills, bootstrap),
     prompts: workflowPrompts(bootstrap),
     maxArgumentBytes: opts.maxArgumentBytes ?? WORKFLOW_ENGINE_MAX_REQUEST_BYTES,
-    ...(opts.onFault === undefined ? {} : { onFault: opts.onFault }),
+    extensions: [createSkillsExtension({ skills, ...faults })],
+    ...faults,
   };
 }

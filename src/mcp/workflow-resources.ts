@@ -1,12 +1,15 @@
 /**
  * Resources and the prompt of the workflow-engine profile. The list is the active release's catalogue plus the
  * bootstrap entrypoint; a read of rimthan://registry/{release}/... is served from that release, pinned if it is not
- * the active one, so a checkpoint or link keeps reading its immutable release after the active channel moves.
+ * the active one, so a checkpoint or link keeps reading its immutable release after the active channel moves. A read
+ * of skill://rimthan/{release}/... is a skill file of that release (release-skills.ts), pinned the same way; skill
+ * files are not in the list or the templates (the Skills extension's skills/list is how they are found).
  */
 import type { GetPromptResult, Prompt, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import { isRimthanError } from '../core/index.js';
 import type { Release } from '../registry/model.js';
 import type { PromptProvider, ResourceProvider } from './profile.js';
+import type { ReleaseSkills } from './release-skills.js';
 import type { CatalogueCache, CatalogueEntry } from './resource-catalogue.js';
 import { BOOTSTRAP_URI, MAX_URI_LENGTH, parseRegistryUri, resourceTemplates } from './resource-uris.js';
 import { JsonRpcFault, privateCacheMeta, RpcCode } from './wire.js';
@@ -40,10 +43,13 @@ function contents(uri: string, mimeType: string, text: string): ReadResourceResu
   return { contents: [{ uri, mimeType, text, _meta: privateCacheMeta() }], _meta: privateCacheMeta() };
 }
 
-/** The resource provider over the given releases, catalogues and bootstrap paragraph. */
+const SKILL_SCHEME = 'skill://';
+
+/** The resource provider over the given releases, catalogues, skills and bootstrap paragraph. */
 export function workflowResources(
   releases: ReleaseLookup,
   catalogues: CatalogueCache,
+  skills: ReleaseSkills,
   bootstrap: string,
 ): ResourceProvider {
   const bootstrapResource: Resource = {
@@ -64,6 +70,11 @@ export function workflowResources(
       if (uri === BOOTSTRAP_URI) return contents(uri, 'text/markdown', bootstrap);
       // Not echoed: an over-long URI would only make the error as large as the request.
       if (uri.length > MAX_URI_LENGTH) throw new JsonRpcFault(RpcCode.InvalidParams, 'resource URI is too long');
+      if (uri.startsWith(SKILL_SCHEME)) {
+        const file = await skills.file(uri);
+        if (file === undefined) throw notFound(uri);
+        return contents(uri, file.mimeType, file.text);
+      }
       const parsed = parseRegistryUri(uri);
       if (parsed === undefined) throw notFound(uri);
       let release: Release | undefined;

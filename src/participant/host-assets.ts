@@ -3,12 +3,16 @@
  * (offered in the payload's `project_local` only when the adapter permits it and the host declared
  * `project-local-assets`) is written byte for byte at its path inside the workspace and read back; everything else is
  * dynamic-context text the host loads into its agent's context unchanged. Every asset's content is checked against
- * its served digest first.
+ * its served digest first. Given a `getSkill` (the server declared the Skills extension), a skill asset delivered as
+ * dynamic context is loaded through skills/get + resources/read instead and verified there (skill-assets.ts); it is
+ * still attested as dynamic-context with the asset's release digest.
  */
 import { sha256Hex } from '../core/index.js';
 import { ParticipantError, ParticipantErrorCode } from './errors.js';
 import { assetText } from './payload.js';
 import type { DeliveryMode, HostAssetPayload, ResourceReader, StepPayload } from './payload.js';
+import { loadSkillAsset } from './skill-assets.js';
+import type { SkillGetter } from './skill-assets.js';
 import type { Workspace } from './workspace.js';
 
 /** How one host asset was delivered (what the setup attestation states for it). */
@@ -29,6 +33,8 @@ export interface DynamicAsset {
   readonly version: string;
   readonly sha256: string;
   readonly content: string;
+  /** The SKILL.md URI the content was loaded from, when it came through the Skills extension. */
+  readonly skillUri?: string;
 }
 
 export interface DeliveredAssets {
@@ -43,6 +49,8 @@ export interface DeliveryOptions {
   /** Use project-local delivery where the payload offers it (default true). */
   readonly projectLocal?: boolean;
   readonly readResource: ResourceReader;
+  /** skills/get of a server that declared the Skills extension: skill assets delivered as dynamic context load through it. */
+  readonly getSkill?: SkillGetter;
 }
 
 /** The label messages use for an asset. */
@@ -104,15 +112,22 @@ export async function deliverHostAssets(
   const written: string[] = [];
   for (const asset of step.host_assets) {
     const mode = chooseMode(asset, preferLocal);
-    const content = await assetText(asset, opts.readResource, assetLabel(asset));
     const base = { kind: asset.kind, asset_id: asset.id, version: asset.version };
     if (mode === 'project-local') {
+      await assetText(asset, opts.readResource, assetLabel(asset));
       const path = writeProjectLocal(workspace, asset);
       written.push(path);
       deliveries.push({ ...base, delivery: mode, sha256: (asset.project_local as { sha256: string }).sha256, path });
+      continue;
+    }
+    const { kind, id, version, sha256 } = asset;
+    deliveries.push({ ...base, delivery: mode, sha256, path: null });
+    if (kind === 'skill' && opts.getSkill !== undefined) {
+      const loaded = await loadSkillAsset(asset, opts.getSkill, opts.readResource);
+      dynamicContext.push({ kind, id, version, sha256, content: loaded.content, skillUri: loaded.uri });
     } else {
-      deliveries.push({ ...base, delivery: mode, sha256: asset.sha256, path: null });
-      dynamicContext.push({ kind: asset.kind, id: asset.id, version: asset.version, sha256: asset.sha256, content });
+      const content = await assetText(asset, opts.readResource, assetLabel(asset));
+      dynamicContext.push({ kind, id, version, sha256, content });
     }
   }
   const adapter = step.host_adapter;

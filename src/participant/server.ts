@@ -2,16 +2,19 @@
  * The Rimthan workflow-engine server as the participant reaches it: the official MCP SDK client over stdio (the
  * participant launches the server command) or Streamable HTTP (a URL and a bearer token). It checks the server is a
  * Rimthan workflow-engine endpoint (server name, exactly the four guided tools), turns tool errors into typed
- * outcomes and reads release resources.
+ * outcomes and reads release resources, and skill entries (skills/get) when it declared the Skills extension.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import { GuidedToolName } from '../guided/index.js';
 import { ParticipantError, ParticipantErrorCode } from './errors.js';
+import { SKILLS_EXTENSION } from './skill-assets.js';
+import type { SkillGetter } from './skill-assets.js';
 
 /** A tool error as the server sent it (`{"error": {code, message, reason?}}`). */
 export interface ToolError {
@@ -32,6 +35,8 @@ export interface GuidedServer {
   readResource(uri: string): Promise<string | undefined>;
   /** The URIs the server lists (its active release's catalogue). */
   listResources(): Promise<string[]>;
+  /** skills/get, present only when the server declared the Skills extension (`io.modelcontextprotocol/skills`). */
+  readonly getSkill?: SkillGetter;
   /** Bytes of every tool result received (the canonical JSON text), for measurements. */
   readonly received: { bytes: number; calls: number };
   close(): Promise<void>;
@@ -49,6 +54,7 @@ export type ServerTarget =
   | { readonly kind: 'http'; readonly url: string; readonly token?: string };
 
 const RESOURCE_NOT_FOUND = -32002;
+const INVALID_PARAMS = -32602;
 
 function valueOf(result: { structuredContent?: unknown; content?: unknown }): { value: JsonObject; bytes: number } {
   const content = (Array.isArray(result.content) ? result.content : []) as { type?: string; text?: string }[];
@@ -154,7 +160,23 @@ export async function connectServer(target: ServerTarget): Promise<GuidedServer>
     await fail('it does not list exactly the four guided tools');
   }
   const received = { bytes: 0, calls: 0 };
+  const declared = client.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined;
+  const getSkill: SkillGetter | undefined =
+    declared?.extensions?.[SKILLS_EXTENSION] === undefined
+      ? undefined
+      : async (uri) => {
+          try {
+            // Any result object; the entry is checked field by field where it is used (skill-assets.ts).
+            const result = await client.request({ method: 'skills/get', params: { uri } }, ResultSchema);
+            const skill = (result as { skill?: unknown }).skill;
+            return isJsonObject(skill) ? skill : undefined;
+          } catch (error) {
+            if ((error as { code?: unknown }).code === INVALID_PARAMS) return undefined; // not a skill it serves
+            throw error;
+          }
+        };
   return {
+    ...(getSkill === undefined ? {} : { getSkill }),
     info: { name: version?.name ?? '', version: version?.version ?? '' },
     received,
     async call(tool, args) {

@@ -273,6 +273,7 @@ export class ParticipantSession {
     const delivered = await deliverHostAssets(this.workspace, step, {
       ...(opts.projectLocal === undefined ? {} : { projectLocal: opts.projectLocal }),
       readResource: (uri) => this.server.readResource(uri),
+      ...(this.server.getSkill === undefined ? {} : { getSkill: this.server.getSkill }),
     });
     const session = await this.load();
     const workflow = await this.pinned(session.checkpoint);

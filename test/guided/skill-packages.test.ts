@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { parse } from 'yaml';
 import { packageRoot, sha256Hex } from '../../src/core/index.js';
-import { releaseSkillPackages, renderHostAsset } from '../../src/guided/index.js';
+import { releaseSkillPackages, renderHostAsset, skillUri, skillUriRelease } from '../../src/guided/index.js';
 import { verifyReleaseFile } from '../../src/registry/index.js';
 
 const ACTIVE = readFileSync(join(packageRoot(), 'releases', 'ACTIVE'), 'utf8').trim();
@@ -31,7 +32,18 @@ describe('skill packages of a release', () => {
       assert.equal(file.text, renderHostAsset('claude-code', 'skill', asset));
       assert.equal(file.text, renderHostAsset('codex', 'skill', asset));
       // The release's own digest of the asset: what a dynamic-context delivery attests.
-      assert.deepEqual(pkg.asset, { kind: 'skill', id: asset.id, version: asset.version, sha256: asset.sha256 });
+      assert.deepEqual(pkg.asset, {
+        release: release.release,
+        kind: 'skill',
+        id: asset.id,
+        version: asset.version,
+        sha256: asset.sha256,
+      });
+      // The frontmatter object is exactly what the SKILL.md's YAML frontmatter parses to.
+      const yaml = /^---\n([\s\S]*?)---\n/.exec(file.text)?.[1];
+      assert.ok(yaml !== undefined);
+      assert.deepEqual(parse(yaml), pkg.frontmatter);
+      assert.deepEqual(pkg.frontmatter, { name: asset.id, description: asset.description });
       assert.equal(asset.sha256, sha256Hex(asset.content));
     }
   });
@@ -41,5 +53,21 @@ describe('skill packages of a release', () => {
     const b = releaseSkillPackages(release);
     assert.deepEqual(a, b);
     assert.ok(Object.isFrozen(a) && Object.isFrozen(a[0]) && Object.isFrozen(a[0]?.files));
+  });
+
+  test('a skill URI reads back to its release name; anything else does not', () => {
+    const uri = skillUri('research-2026.11.2', { id: 'evidence-grading', version: '1.0.0' });
+    assert.equal(skillUriRelease(uri), 'research-2026.11.2');
+    for (const other of [
+      'skill://rimthan/research-2026.11.2/1.0.0/SKILL.md', // a segment short
+      'skill://rimthan/research-2026.11.2/1.0.0/evidence-grading/x/SKILL.md', // a segment too many
+      'skill://rimthan/research-2026.11.2/1.0.0/evidence-grading/README.md',
+      'skill://other/research-2026.11.2/1.0.0/evidence-grading/SKILL.md',
+      'skill://rimthan/%E0%A4%A/1.0.0/evidence-grading/SKILL.md', // a broken escape
+      'skill://rimthan/a%2Db/1.0.0/evidence-grading/SKILL.md', // not the canonical encoding of "a-b"
+      'skill://rimthan//1.0.0/evidence-grading/SKILL.md',
+    ]) {
+      assert.equal(skillUriRelease(other), undefined, other);
+    }
   });
 });

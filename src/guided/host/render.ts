@@ -34,13 +34,23 @@ function fitsFrontmatter(asset: AssetEntry): boolean {
 }
 
 /**
- * The harness-neutral SKILL.md of a skill asset (frontmatter `name` = asset id, `description`, then the content): the
- * file Claude Code and Codex read project-locally, and the one a Skills-capable host loads over MCP. Undefined when
- * the asset does not fit the frontmatter limits.
+ * The YAML frontmatter of a skill asset's SKILL.md, as the object it is written from (and parses back to): `name` =
+ * asset id, `description`. Undefined when the asset does not fit the frontmatter limits.
+ */
+export function skillFrontmatter(asset: AssetEntry): Readonly<{ name: string; description: string }> | undefined {
+  if (!fitsFrontmatter(asset)) return undefined;
+  return Object.freeze({ name: asset.id, description: asset.description });
+}
+
+/**
+ * The harness-neutral SKILL.md of a skill asset ({@link skillFrontmatter}, then the content): the file Claude Code
+ * and Codex read project-locally, and the one a Skills-capable host loads over MCP. Undefined when the asset does not
+ * fit the frontmatter limits.
  */
 export function renderSkillFile(asset: AssetEntry): string | undefined {
-  if (!fitsFrontmatter(asset)) return undefined;
-  return markdownWithFrontmatter({ name: asset.id, description: asset.description }, asset.content);
+  const frontmatter = skillFrontmatter(asset);
+  if (frontmatter === undefined) return undefined;
+  return markdownWithFrontmatter({ ...frontmatter }, asset.content);
 }
 
 /**

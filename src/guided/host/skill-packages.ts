@@ -2,14 +2,15 @@
  * A release's skill assets as skill packages a host can load without writing files: one package per skill asset, at
  * `skill://rimthan/<release>/<version>/<asset-id>/SKILL.md` (the last path segment before SKILL.md is the skill's
  * name, as the Agent Skills convention requires), holding one file, the asset's SKILL.md (the very bytes project-local
- * delivery writes), with its SHA-256 and size. Each package also names the release asset it comes from and that
- * asset's own digest: a host that loads a skill this way delivers the asset into its context, so it attests the
- * delivery as `dynamic-context` with that digest, exactly like any other dynamic delivery. Pure and deterministic:
- * the same release always yields byte-identical packages.
+ * delivery writes), with its SHA-256 and size, and the frontmatter object that SKILL.md's YAML frontmatter parses to.
+ * Each package also names the release asset it comes from and that asset's own digest: a host that loads a skill this
+ * way delivers the asset into its context, so it attests the delivery as `dynamic-context` with that digest, exactly
+ * like any other dynamic delivery. Pure and deterministic: the same release always yields byte-identical packages.
+ * The URI is built and read back here only ({@link skillUri}, {@link skillUriRelease}).
  */
 import { sha256Hex } from '../../core/index.js';
 import type { AssetEntry, Release } from '../../registry/model.js';
-import { renderSkillFile } from './render.js';
+import { renderSkillFile, skillFrontmatter } from './render.js';
 
 export const SKILL_URI_PREFIX = 'skill://rimthan/';
 
@@ -30,9 +31,17 @@ export interface SkillPackage {
   readonly uri: string;
   readonly name: string;
   readonly description: string;
+  /** The SKILL.md YAML frontmatter as the object it parses to (`name`, `description`). */
+  readonly frontmatter: Readonly<{ name: string; description: string }>;
   readonly files: readonly SkillFile[];
   /** The release asset this skill is, with the release's own digest of its content (what a delivery attests). */
-  readonly asset: { readonly kind: 'skill'; readonly id: string; readonly version: string; readonly sha256: string };
+  readonly asset: {
+    readonly release: string;
+    readonly kind: 'skill';
+    readonly id: string;
+    readonly version: string;
+    readonly sha256: string;
+  };
 }
 
 /** The SKILL.md URI of a skill asset of `release`. */
@@ -40,15 +49,35 @@ export function skillUri(release: string, asset: Pick<AssetEntry, 'id' | 'versio
   return `${SKILL_URI_PREFIX}${encodeURIComponent(release)}/${encodeURIComponent(asset.version)}/${asset.id}/SKILL.md`;
 }
 
+/**
+ * The release name a skill URI of {@link skillUri}'s shape names, or undefined for any other string (the segment must
+ * be canonically encoded; the caller still matches the whole URI against that release's packages).
+ */
+export function skillUriRelease(uri: string): string | undefined {
+  if (!uri.startsWith(SKILL_URI_PREFIX) || !uri.endsWith('/SKILL.md')) return undefined;
+  const segments = uri.slice(SKILL_URI_PREFIX.length).split('/');
+  if (segments.length !== 4) return undefined;
+  const [encoded] = segments as [string];
+  let release: string;
+  try {
+    release = decodeURIComponent(encoded);
+  } catch {
+    return undefined;
+  }
+  return release.length > 0 && encodeURIComponent(release) === encoded ? release : undefined;
+}
+
 function packageOf(release: string, asset: AssetEntry): SkillPackage | undefined {
   const text = renderSkillFile(asset);
-  if (text === undefined) return undefined;
+  const frontmatter = skillFrontmatter(asset);
+  if (text === undefined || frontmatter === undefined) return undefined;
   const uri = skillUri(release, asset);
   const bytes = Buffer.from(text, 'utf8');
   return Object.freeze({
     uri,
     name: asset.id,
     description: asset.description,
+    frontmatter,
     files: Object.freeze([
       Object.freeze({
         uri,
@@ -59,7 +88,13 @@ function packageOf(release: string, asset: AssetEntry): SkillPackage | undefined
         size: bytes.length,
       }),
     ]),
-    asset: Object.freeze({ kind: 'skill' as const, id: asset.id, version: asset.version, sha256: asset.sha256 }),
+    asset: Object.freeze({
+      release,
+      kind: 'skill' as const,
+      id: asset.id,
+      version: asset.version,
+      sha256: asset.sha256,
+    }),
   });
 }
 

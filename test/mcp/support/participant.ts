@@ -106,14 +106,22 @@ export class Participant {
     return this.moved(result);
   }
 
+  /**
+   * How the host says it delivered each host asset at setup (default: dynamic context with the served digest); a test
+   * that delivered an asset another way (e.g. loaded it through the Skills extension) states that here.
+   */
+  setupDelivery: (asset: JsonObject) => { sha256: string; delivery: string } = (a) => ({
+    sha256: a['sha256'] as string,
+    delivery: 'dynamic-context',
+  });
+
   private setupArtifactsAndAttestation(step: JsonObject): { artifacts: JsonObject[]; attestation: JsonObject } {
     const adapter = step['host_adapter'] as JsonObject;
     const delivered = (step['host_assets'] as JsonObject[]).map((a) => ({
       kind: a['kind'] as string,
       id: a['id'] as string,
       version: a['version'] as string,
-      sha256: a['sha256'] as string,
-      delivery: 'dynamic-context',
+      ...this.setupDelivery(a),
     }));
     const manifest = {
       harness: 'claude-code',
