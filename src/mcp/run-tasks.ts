@@ -25,6 +25,7 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import { canonicalJson } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import type { RunHandles, RunToolResult } from '../tools/index.js';
+import { boundedString, closedParams } from './closed-params.js';
 import type { ServerExtension } from './server.js';
 import { declaresExtension, guardedHandler } from './server.js';
 import type { FaultReporter, ToolAnswer, ToolHandler } from './tool-call.js';
@@ -50,30 +51,10 @@ export function resumeInputKey(checkpointRevision: number): string {
   return `resume-r${checkpointRevision}`;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Every tasks/* request's params: exactly a bounded `taskId` (and `_meta`). */
+const TASK_PARAMS = closedParams({ taskId: boundedString(MAX_TASK_ID_CHARS) });
 
-/** A StandardSchemaV1 for closed params objects: only `taskId` (a bounded string) plus the listed extra keys. */
-function paramsSchema(extra: Readonly<Record<string, (v: unknown) => boolean>>) {
-  return {
-    '~standard': {
-      version: 1 as const,
-      vendor: 'rimthan',
-      validate(value: unknown) {
-        const bad = { issues: [{ message: 'invalid params' }] };
-        if (!isObject(value)) return bad;
-        const id = value['taskId'];
-        if (typeof id !== 'string' || id.length === 0 || id.length > MAX_TASK_ID_CHARS) return bad;
-        for (const [k, v] of Object.entries(value)) {
-          if (k === 'taskId' || k === '_meta') continue;
-          const check = extra[k];
-          if (check === undefined || !check(v)) return bad;
-        }
-        for (const k of Object.keys(extra)) if (!(k in value)) return bad;
-        return { value };
-      },
-    },
-  };
-}
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Run-tool refusals become JSON-RPC errors; not_found is the task's not-found (same for another principal's id). */
 function faultOf(result: Extract<RunToolResult, { ok: false }>): JsonRpcFault {
@@ -206,7 +187,7 @@ export function createRunTasksExtension(opts: RunTasksOptions): ServerExtension 
     register(server) {
       server.setRequestHandler(
         'tasks/get',
-        { params: paramsSchema({}) },
+        { params: TASK_PARAMS },
         guardedHandler(
           faults,
           'tasks/get',
@@ -215,12 +196,12 @@ export function createRunTasksExtension(opts: RunTasksOptions): ServerExtension 
       );
       server.setRequestHandler(
         'tasks/update',
-        { params: paramsSchema({}) },
+        { params: TASK_PARAMS },
         guardedHandler(faults, 'tasks/update', declared(update)) as never,
       );
       server.setRequestHandler(
         'tasks/cancel',
-        { params: paramsSchema({}) },
+        { params: TASK_PARAMS },
         guardedHandler(
           faults,
           'tasks/cancel',
