@@ -1,7 +1,8 @@
 /**
  * The workflow-engine profile: exactly the four guided tools, the release resources and templates, the bootstrap
- * prompt, and the Skills extension serving each release's skill assets (skills-extension.ts). Each call runs against the release its checkpoint names (pinned, loaded on demand) or the active release; a
- * continue call carrying `migration` gets the provider's separately verified migration target (none set: refused).
+ * prompt, and the Skills extension serving each release's skill assets (skills-extension.ts). Each call runs against
+ * the release its checkpoint names (pinned, loaded on demand) or the active release; a continue call carrying
+ * `migration` gets the provider's separately verified migration target (none set: refused).
  */
 import type { Clock, JsonObject, TokenSigner } from '../core/index.js';
 import { RequestStateCodec, RimthanError, SchemaCompiler, systemClock } from '../core/index.js';
