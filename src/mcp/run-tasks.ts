@@ -12,8 +12,8 @@
  *   `idempotent: false`: a task's result describes the run, never a replayed start); a failed run is `completed` with
  *   `isError: true` (the revision keeps `failed` for JSON-RPC errors); a cancelled run is `cancelled`.
  * - `tasks/update` answers the outstanding form (validated as `workflow_run_resume` validates a `resume`); responses
- *   under any other key are ignored, as the revision asks. A declined form is refused (-32602, `declined`): the run stays
- *   interrupted and the form stays outstanding.
+ *   under any other key are ignored, as the revision asks. A declined form is refused (-32602, `declined`): the run
+ *   stays interrupted and the form stays outstanding.
  * - `tasks/cancel` cancels as `workflow_run_cancel` does.
  *
  * Everything goes through the session's RunHandles, so isolation is the session's: another principal's task id is
