@@ -241,8 +241,7 @@ function fieldAccepts(field: FlatField, value: unknown): boolean {
 export function readFlatAnswer(form: FlatForm, content: unknown): FlatAnswer {
   if (!isJsonObject(content)) return { ok: false, message: 'the answer is not an object of form fields' };
   for (const name of Object.keys(content)) {
-    if (!Object.hasOwn(form.properties, name))
-      return { ok: false, message: `the answer has a field the form lacks (${name.slice(0, 64)})` };
+    if (!Object.hasOwn(form.properties, name)) return { ok: false, message: 'the answer has a field the form lacks' }; // the name is the caller's: never echoed
   }
   for (const name of form.required) {
     if (!Object.hasOwn(content, name)) return { ok: false, message: `the answer lacks the required field ${name}` };

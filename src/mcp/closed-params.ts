@@ -46,3 +46,14 @@ export function closedParams(
     },
   };
 }
+
+/** The StandardSchemaV1 of any params object, for a handler that applies its own closedParams check later. */
+export const ANY_PARAMS_OBJECT = {
+  '~standard': {
+    version: 1 as const,
+    vendor: 'rimthan',
+    validate(value: unknown) {
+      return isParamsObject(value) ? { value: value as Record<string, unknown> } : INVALID;
+    },
+  },
+};

@@ -11,21 +11,26 @@
  *   is never reused within the task's life); a completed run carries `workflow_run_start`'s result shape (the run, with
  *   `idempotent: false`: a task's result describes the run, never a replayed start); a failed run is `completed` with
  *   `isError: true` (the revision keeps `failed` for JSON-RPC errors); a cancelled run is `cancelled`.
- * - `tasks/update` answers the outstanding form (validated as `workflow_run_resume` validates a `resume`); responses
- *   under any other key are ignored, as the revision asks. A declined form is refused (-32602, `declined`): the run
- *   stays interrupted and the form stays outstanding.
- * - `tasks/cancel` cancels as `workflow_run_cancel` does.
+ * - `tasks/update` answers the outstanding form (validated as `workflow_run_resume` validates a `resume`), bound to the
+ *   interruption that form asked (a run that moved on is not resumed with it). Responses under any other key are
+ *   ignored, as the revision asks; a malformed response to the outstanding key, or no response at all, is -32602. A
+ *   declined or dismissed form cancels the task: the run cannot go on without that answer, and a key is never asked
+ *   again once answered. (Within one request the run is read, then resumed; the tool contract has no expected
+ *   revision, so a second resume landing in between is not excluded.)
+ * - `tasks/cancel` cancels as `workflow_run_cancel` does; a task that already finished is acknowledged as well
+ *   (cancellation is cooperative, and its status tells the truth).
  *
  * Everything goes through the session's RunHandles, so isolation is the session's: another principal's task id is
  * "task not found" exactly like an unknown one. A request whose client did not declare the extension is refused with
- * -32021 (missing required client capability), 2025-era requests included (their Tasks are another protocol).
+ * -32021 (missing required client capability) before anything else is checked, 2025-era requests included (their
+ * Tasks are another protocol).
  */
 import { inputResponse } from '@modelcontextprotocol/server';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { canonicalJson } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import type { RunHandles, RunToolResult } from '../tools/index.js';
-import { boundedString, closedParams } from './closed-params.js';
+import { ANY_PARAMS_OBJECT, boundedString, closedParams } from './closed-params.js';
 import type { ServerExtension } from './server.js';
 import { declaresExtension, guardedHandler } from './server.js';
 import type { FaultReporter, ToolAnswer, ToolHandler } from './tool-call.js';
@@ -51,8 +56,20 @@ export function resumeInputKey(checkpointRevision: number): string {
   return `resume-r${checkpointRevision}`;
 }
 
-/** Every tasks/* request's params: exactly a bounded `taskId` (and `_meta`). */
+/**
+ * Every tasks/* request's params: exactly a bounded `taskId` (and `_meta`). `inputResponses` never reaches this
+ * check: the SDK lifts it into `ctx.mcpReq` first (see `update`). The SDK is given ANY_PARAMS_OBJECT and the handler
+ * checks these itself, after the capability, so a client without the extension gets -32021 whatever it sent.
+ */
 const TASK_PARAMS = closedParams({ taskId: boundedString(MAX_TASK_ID_CHARS) });
+const MAX_INPUT_RESPONSES = 16;
+
+function notAnElicitResult(key: string): JsonRpcFault {
+  return new JsonRpcFault(
+    RpcCode.InvalidParams,
+    `inputResponses["${key}"] must answer the form (an elicitation result)`,
+  );
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -155,63 +172,75 @@ export function createRunTasksExtension(opts: RunTasksOptions): ServerExtension 
     if (!viewed.ok) throw faultOf(viewed);
     return viewed.value;
   }
-  /** A handler that first requires the extension on the request, then reads the task id. */
+  /**
+   * A handler that first requires the extension on the request (so a client without it gets -32021 whatever it
+   * sent), then checks the closed params, then reads the task id.
+   */
   const declared =
-    (fn: (taskId: string, ctx: ServerContext) => Promise<JsonObject>) =>
+    (method: string, fn: (taskId: string, ctx: ServerContext) => Promise<JsonObject>) =>
     async (params: Record<string, unknown>, ctx: ServerContext): Promise<JsonObject> => {
       if (!declaresExtension(ctx, TASKS_EXTENSION_ID)) throw missingCapability();
+      if ('issues' in TASK_PARAMS['~standard'].validate(params)) {
+        throw new JsonRpcFault(RpcCode.InvalidParams, `invalid params for ${method}`);
+      }
       return fn(params['taskId'] as string, ctx);
     };
 
-  /** The SDK lifts a request's `inputResponses` out of its params (they are the revision's reserved retry field). */
+  /**
+   * The SDK lifts a request's `inputResponses` out of its params (the revision's reserved retry field) into
+   * `ctx.mcpReq`, keeping the bare responses and recording the keys of malformed ones as dropped.
+   */
   async function update(taskId: string, ctx: ServerContext): Promise<JsonObject> {
-    const responses = ctx.mcpReq.inputResponses;
-    if (responses === undefined) throw new JsonRpcFault(RpcCode.InvalidParams, 'tasks/update needs inputResponses');
+    const responses = ctx.mcpReq.inputResponses ?? {};
+    const dropped = ctx.mcpReq.droppedInputResponseKeys ?? [];
+    const count = Object.keys(responses).length + dropped.length;
+    if (count === 0 || count > MAX_INPUT_RESPONSES) {
+      throw new JsonRpcFault(RpcCode.InvalidParams, `tasks/update needs 1 to ${MAX_INPUT_RESPONSES} inputResponses`);
+    }
     const handle = await viewOf(taskId);
     const key = outstandingKey(handle);
+    if (key !== undefined && dropped.includes(key)) throw notAnElicitResult(key);
     if (key === undefined || !Object.hasOwn(responses, key)) return {}; // nothing outstanding answered: ignored
     const view = inputResponse(responses, key);
-    if (view.kind !== 'elicit') {
-      throw new JsonRpcFault(
-        RpcCode.InvalidParams,
-        `inputResponses["${key}"] must answer the form (an elicitation result)`,
-      );
+    if (view.kind !== 'elicit') throw notAnElicitResult(key);
+    const interruption = (handle['form'] as JsonObject)['interruption'] as string;
+    if (view.action !== 'accept') {
+      // The person declined (or dismissed) the one form the run waits for: the task cannot go on, so it is
+      // cancelled, and the key is never asked again. (Refusing the answer would leave the key outstanding after a
+      // response was delivered, which the revision forbids.)
+      const cancelled = await handles.cancel(taskId);
+      if (!cancelled.ok && cancelled.error.code !== 'conflict') throw faultOf(cancelled);
+      return {};
     }
-    const resumed = await handles.answer(taskId, { action: view.action, content: view.content });
+    const resumed = await handles.answer(taskId, { action: view.action, content: view.content }, interruption);
+    // The run moved on to another interruption since this request read it: the answered key is superseded, ignored.
+    if (!resumed.ok && resumed.error.code === 'conflict') return {};
     if (!resumed.ok) throw faultOf(resumed);
+    return {};
+  }
+
+  /** Cancellation is cooperative: a run that already finished is acknowledged too (its status tells the truth). */
+  async function cancel(taskId: string): Promise<JsonObject> {
+    const cancelled = await handles.cancel(taskId);
+    if (!cancelled.ok && cancelled.error.code !== 'conflict') throw faultOf(cancelled);
     return {};
   }
 
   return {
     capabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } },
     register(server) {
-      server.setRequestHandler(
-        'tasks/get',
-        { params: TASK_PARAMS },
-        guardedHandler(
-          faults,
-          'tasks/get',
-          declared(async (taskId) => taskOfHandle(await viewOf(taskId))),
-        ) as never,
-      );
-      server.setRequestHandler(
-        'tasks/update',
-        { params: TASK_PARAMS },
-        guardedHandler(faults, 'tasks/update', declared(update)) as never,
-      );
-      server.setRequestHandler(
-        'tasks/cancel',
-        { params: TASK_PARAMS },
-        guardedHandler(
-          faults,
-          'tasks/cancel',
-          declared(async (taskId) => {
-            const cancelled = await handles.cancel(taskId);
-            if (!cancelled.ok) throw faultOf(cancelled);
-            return {};
-          }),
-        ) as never,
-      );
+      const get = async (taskId: string) => taskOfHandle(await viewOf(taskId));
+      for (const [method, fn] of [
+        ['tasks/get', get],
+        ['tasks/update', update],
+        ['tasks/cancel', cancel],
+      ] as const) {
+        server.setRequestHandler(
+          method,
+          { params: ANY_PARAMS_OBJECT },
+          guardedHandler(faults, method, declared(method, fn)) as never,
+        );
+      }
     },
   };
 }

@@ -55,6 +55,10 @@ function invokeExactly(tool: RunTool, args: JsonObject): Promise<ToolOutcome> {
 
 /** The profile factory; the first session's tools define (and check) the contracts. */
 export function createRunsProfileFactory(opts: RunsProfileOptions): RunsProfileFactory {
+  if (opts.tasks === true && opts.elicitation === undefined) {
+    // The tasks ride on the run handles, which need the catalog and the request-state codec.
+    throw new RimthanError('invalid_config', 'the Tasks extension of the runs profile needs the elicitation options');
+  }
   let contracts: ReadonlyMap<string, CompiledToolContract> | undefined;
   const profiles = new Map<string, McpProfile>();
   const maxCached = opts.maxCachedSessions ?? 64;

@@ -5,7 +5,8 @@
  * `workflow_run_resume` validates a `resume`, and cancelling a handle is `workflow_run_cancel`.
  *
  * A handle's phase: `working` (pending or running, or interrupted without a form to ask), `awaiting_person` (interrupted
- * for a person with a flat resume schema: the form to ask comes with it), `completed`, `failed`, `cancelled`.
+ * for a person with a flat resume schema: the form to ask comes with it, with the digest of the interruption it
+ * answers), `completed`, `failed`, `cancelled`.
  */
 import { readFlatAnswer, withDefaults } from '../core/index.js';
 import type { FlatForm, JsonObject, RequestStateCall, RequestStateCodec } from '../core/index.js';
@@ -39,8 +40,12 @@ export type ResumeRound =
 export interface RunHandles {
   /** The handle of a run: `{run_id, phase, status_message?, progress?, run, form?}` (run = the safe run result). */
   view(runId: string): Promise<RunToolResult>;
-  /** Resumes an `awaiting_person` handle with the person's form answer. */
-  answer(runId: string, answer: ResumeAnswer): Promise<RunToolResult>;
+  /**
+   * Resumes an `awaiting_person` handle with the person's form answer. Given `interruption` (the `form.interruption`
+   * of the view the answer was asked from), a run that has moved on to another interruption is `conflict`, never
+   * resumed with an answer meant for an earlier one.
+   */
+  answer(runId: string, answer: ResumeAnswer, interruption?: string): Promise<RunToolResult>;
   /** Cancels as workflow_run_cancel does. */
   cancel(runId: string): Promise<RunToolResult>;
   /** One round of workflow_run_resume for a caller that can ask the person a form (see elicitedResume). */
@@ -112,7 +117,13 @@ export function createRunHandles(deps: {
     const p = await progress(run);
     if (p !== undefined) out['progress'] = p;
     out['run'] = run;
-    if (form !== undefined) out['form'] = { message: form.message, schema: form.form as unknown as JsonObject };
+    if (form !== undefined) {
+      out['form'] = {
+        message: form.message,
+        schema: form.form as unknown as JsonObject,
+        interruption: form.interruptionSha256,
+      };
+    }
     return succeed(out);
   }
 
@@ -124,12 +135,15 @@ export function createRunHandles(deps: {
     return call(RunToolName.RunResume, { run_id: runId, resume: read.value });
   }
 
-  async function answer(runId: string, given: ResumeAnswer): Promise<RunToolResult> {
+  async function answer(runId: string, given: ResumeAnswer, interruption?: string): Promise<RunToolResult> {
     const got = await call(RunToolName.RunGet, { run_id: runId });
     if (!got.ok) return got;
     const form = resumeFormFor(deps.catalog, got.value);
     if (form === undefined) {
       return refuse(RunToolErrorCode.Conflict, 'the run is not waiting for an answer a form can give');
+    }
+    if (interruption !== undefined && interruption !== form.interruptionSha256) {
+      return refuse(RunToolErrorCode.Conflict, 'the run is waiting at another interruption than the one answered');
     }
     return resumeWith(runId, form.form, given);
   }

@@ -282,6 +282,12 @@ describe('a guided question answered through form elicitation (MCP 2026-07-28)',
         requestState: again['requestState'] as string,
       });
       assert.notEqual(answered['isError'], true, JSON.stringify(answered));
+      // The answer was applied: the workflow moved past the question, bound to the person's confirmed route.
+      const value = answered['structuredContent'] as JsonObject;
+      assert.notEqual(value['status'], 'input_required', JSON.stringify(value).slice(0, 400));
+      assert.notEqual((value['step'] as JsonObject | null)?.['id'], 'select-route');
+      const bound = (answered['_meta'] as JsonObject | undefined)?.[CONFIRMED_STATE] as JsonObject | undefined;
+      assert.equal((bound?.['state'] as JsonObject | undefined)?.['research_route'], firstChoice(form));
     } finally {
       await plain.close();
       await endpoint.close();

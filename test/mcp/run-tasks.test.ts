@@ -2,8 +2,8 @@
  * Durable runs as tasks (the Tasks extension `io.modelcontextprotocol/tasks` over MCP 2026-07-28) against a real
  * `rimthan serve --profile runs`: the official requester (`@modelcontextprotocol/ext-tasks`) drives a run that waits
  * for a person's review to completed, answering the review form through `tasks/update`; on the wire, the refusals
- * (no declared extension, another principal's task, malformed params, a declined or invalid answer, a stale input key)
- * and cancellation; the same lifecycle over stdio; and clients that did not declare the extension get the seven plain
+ * (no declared extension, another principal's task, malformed params or answers, a stale input key), a declined form
+ * cancelling the task, and cancellation (a finished task acknowledged); the same lifecycle over stdio; and clients that did not declare the extension get the seven plain
  * tools, unchanged.
  */
 import assert from 'node:assert/strict';
@@ -111,20 +111,7 @@ describe('durable runs as tasks (MCP 2026-07-28 Tasks extension)', () => {
   test('the official Tasks requester drives a run to completed, answering its review form through tasks/update', async () => {
     const client = await v2Client(server.url, TOKEN, true);
     const asked: ApplicationInputRequest[] = [];
-    const session = createTaskSessionFromClient(client, {
-      endpointId: 'rimthan-runs',
-      rawDispatch: async (request) =>
-        (await modernPost(server.url, TOKEN, ...wireParts(request), TASKS)).response as never,
-      v2RequestFraming: {
-        protocolVersion: MODERN_REVISION,
-        clientInfo: { name: 'rimthan-tasks-test', version: '1.0.0' },
-        clientCapabilities: TASKS,
-      },
-      onInputRequest: (request) => {
-        asked.push(request);
-        return Promise.resolve({ action: 'accept', content: { approved: true } } as never);
-      },
-    });
+    const session = requester(client, asked, { action: 'accept', content: { approved: true } });
     try {
       const caps = client.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined;
       assert.deepEqual(caps?.extensions?.[TASKS_EXTENSION_ID], {});
@@ -151,6 +138,40 @@ describe('durable runs as tasks (MCP 2026-07-28 Tasks extension)', () => {
     }
   });
 
+  /** The official requester over `client`, answering every form with `answer` and recording what it was asked. */
+  function requester(client: Client, asked: ApplicationInputRequest[], answer: JsonObject) {
+    return createTaskSessionFromClient(client, {
+      endpointId: 'rimthan-runs',
+      rawDispatch: async (request) =>
+        (await modernPost(server.url, TOKEN, ...wireParts(request), TASKS)).response as never,
+      v2RequestFraming: {
+        protocolVersion: MODERN_REVISION,
+        clientInfo: { name: 'rimthan-tasks-test', version: '1.0.0' },
+        clientCapabilities: TASKS,
+      },
+      onInputRequest: (request) => {
+        asked.push(request);
+        return Promise.resolve(answer as never);
+      },
+    });
+  }
+
+  test('the official Tasks requester: a person who declines the review form ends with the task cancelled', async () => {
+    const client = await v2Client(server.url, TOKEN, true);
+    const asked: ApplicationInputRequest[] = [];
+    const session = requester(client, asked, { action: 'decline' });
+    try {
+      const execution = await session.callTool(START.name, START.arguments);
+      assert.equal(execution.kind, 'task');
+      const { outcome } = await execution.settle();
+      assert.equal(outcome.status, 'cancelled');
+      assert.equal(asked.length, 1, 'asked once, never again after the decline');
+    } finally {
+      await session.close();
+      await client.close();
+    }
+  });
+
   test('clients that did not declare the extension get the plain tools, and cannot reach tasks', async () => {
     // A 2026 client without the extension: workflow_run_start is the plain tool.
     const plain = await v2Client(server.url, TOKEN, false);
@@ -164,6 +185,9 @@ describe('durable runs as tasks (MCP 2026-07-28 Tasks extension)', () => {
       const refused = errorOf((await modernPost(server.url, TOKEN, 'tasks/get', { taskId: runId })).response);
       assert.equal(refused.code, -32021);
       assert.deepEqual(refused.data, { requiredCapabilities: TASKS });
+      // Whatever it sent: malformed params do not turn the missing capability into another error.
+      const malformed = errorOf((await modernPost(server.url, TOKEN, 'tasks/update', { taskId: 7 })).response);
+      assert.equal(malformed.code, -32021);
       // A 2025-era client (the v1 SDK): seven tools, a plain start, no task.
       await v1.connect(
         new V1HttpTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }),
@@ -178,7 +202,7 @@ describe('durable runs as tasks (MCP 2026-07-28 Tasks extension)', () => {
     }
   });
 
-  test('on the wire: isolation, closed params, stale keys ignored, declined and invalid answers refused, cancel', async () => {
+  test('on the wire: isolation, closed params, stale keys ignored, invalid and malformed answers refused, a declined form cancels', async () => {
     const { taskId, key } = await waitingTask();
     assert.match(key, /^resume-r\d+$/);
     // Another principal's task is not found, exactly like an unknown one.
@@ -207,29 +231,57 @@ describe('durable runs as tasks (MCP 2026-07-28 Tasks extension)', () => {
       'complete',
     );
     assert.equal(await statusOf(taskId), 'input_required');
-    // Declined: refused, the form stays outstanding. An answer of the wrong type: refused as workflow_run_resume would.
-    const declined = errorOf(
-      (
-        await modernPost(
-          server.url,
-          TOKEN,
-          'tasks/update',
-          { taskId, inputResponses: { [key]: { action: 'decline' } } },
-          TASKS,
-        )
-      ).response,
-    );
-    assert.deepEqual([declined.code, declined.data?.['code']], [-32602, 'declined']);
-    const wrong = { taskId, inputResponses: { [key]: { action: 'accept', content: { approved: 'yes' } } } };
-    const invalid = errorOf((await modernPost(server.url, TOKEN, 'tasks/update', wrong, TASKS)).response);
+    // Refused, the form still outstanding: an answer of the wrong type (as workflow_run_resume refuses it), a malformed
+    // response to the outstanding key, no response at all, inputResponses that are not an object.
+    const update = async (inputResponses: unknown) =>
+      errorOf(
+        (await modernPost(server.url, TOKEN, 'tasks/update', { taskId, inputResponses } as JsonObject, TASKS)).response,
+      );
+    const invalid = await update({ [key]: { action: 'accept', content: { approved: 'yes', 'secret-field': 1 } } });
     assert.deepEqual([invalid.code, invalid.data?.['code']], [-32602, 'invalid_input']);
+    const extraField = await update({ [key]: { action: 'accept', content: { approved: true, 'secret-field': 1 } } });
+    assert.equal(extraField.code, -32602);
+    assert.doesNotMatch(JSON.stringify([invalid, extraField]), /secret-field/, 'no echo of the answer');
+    for (const malformed of [{ [key]: { method: 'elicitation/create', result: {} } }, {}, 'garbage', [], 42]) {
+      assert.equal((await update(malformed)).code, -32602, JSON.stringify(malformed));
+    }
     assert.equal(await statusOf(taskId), 'input_required');
-    // Cancel: as workflow_run_cancel does.
-    assert.deepEqual(
-      resultOf((await modernPost(server.url, TOKEN, 'tasks/cancel', { taskId }, TASKS)).response)['resultType'],
-      'complete',
-    );
-    await eventually('the task is cancelled', async () => (await statusOf(taskId)) === 'cancelled');
+    // Declined: acknowledged, and the task is cancelled (the run cannot go on without the answer; the key is spent).
+    const declined = (
+      await modernPost(
+        server.url,
+        TOKEN,
+        'tasks/update',
+        { taskId, inputResponses: { [key]: { action: 'decline' } } },
+        TASKS,
+      )
+    ).response;
+    assert.equal(resultOf(declined)['resultType'], 'complete');
+    await eventually('the declined task is cancelled', async () => (await statusOf(taskId)) === 'cancelled');
+    const run = await v2Client(server.url, TOKEN, false);
+    try {
+      assert.equal((await modernCall(run, 'workflow_run_get', { run_id: taskId })).value['run_status'], 'cancelled');
+    } finally {
+      await run.close();
+    }
+  });
+
+  test('tasks/cancel: cancels a waiting run as workflow_run_cancel does; a finished task is acknowledged unchanged', async () => {
+    const waiting = await waitingTask();
+    const cancel = async (taskId: string) =>
+      resultOf((await modernPost(server.url, TOKEN, 'tasks/cancel', { taskId }, TASKS)).response)['resultType'];
+    assert.equal(await cancel(waiting.taskId), 'complete');
+    await eventually('the task is cancelled', async () => (await statusOf(waiting.taskId)) === 'cancelled');
+    assert.equal(await cancel(waiting.taskId), 'complete', 'cancelling again is acknowledged');
+    const done = await waitingTask();
+    const accept = {
+      taskId: done.taskId,
+      inputResponses: { [done.key]: { action: 'accept', content: { approved: true } } },
+    };
+    resultOf((await modernPost(server.url, TOKEN, 'tasks/update', accept, TASKS)).response);
+    await eventually('the task completes', async () => (await statusOf(done.taskId)) === 'completed');
+    assert.equal(await cancel(done.taskId), 'complete', 'a completed task is acknowledged');
+    assert.equal(await statusOf(done.taskId), 'completed', 'and stays completed');
   });
 
   test('over stdio: a task created, its review answered through tasks/update, completed', async () => {

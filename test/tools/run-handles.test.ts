@@ -74,7 +74,14 @@ describe('runs as handles and resumes asked through a form', () => {
     const refused = await handles.answer(runId, { action: 'accept', content: { approved: 'yes' } });
     assert.equal(refused.ok, false);
     assert.equal(refused.ok ? '' : refused.error.code, 'invalid_input');
-    value(await handles.answer(runId, { action: 'accept', content: { approved: true, comment: 'ship it' } }));
+    // Bound to the interruption the form asked: an answer meant for another one is a conflict, never resumed.
+    const interruption = (value(await handles.view(runId))['form'] as JsonObject)['interruption'] as string;
+    assert.match(interruption, /^[0-9a-f]{64}$/);
+    const good = { action: 'accept' as const, content: { approved: true, comment: 'ship it' } };
+    const stale = await handles.answer(runId, good, 'f'.repeat(64));
+    assert.equal(stale.ok ? '' : stale.error.code, 'conflict');
+    assert.equal(value(await handles.view(runId))['phase'], 'awaiting_person', 'the stale answer changed nothing');
+    value(await handles.answer(runId, good, interruption));
     const done = await waitPhase(runId, 'completed');
     assert.equal((done['run'] as JsonObject)['run_status'], 'completed');
     const progress = done['progress'] as JsonObject;
