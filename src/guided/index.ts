@@ -29,5 +29,11 @@ export { elicitedContinue } from './elicit/elicited-continue.js';
 export type { ElicitedContinueDeps, ElicitedRound, FormAnswer } from './elicit/elicited-continue.js';
 export { questionForm } from './elicit/question-form.js';
 export type { QuestionForm } from './elicit/question-form.js';
-export { releaseSkillPackages, skillUri, skillUriRelease, SKILL_URI_PREFIX } from './host/skill-packages.js';
+export {
+  releaseSkillPackages,
+  skillUri,
+  skillUriRelease,
+  SKILL_URI_PREFIX,
+  RELEASE_ASSET_META_KEY,
+} from './host/skill-packages.js';
 export type { SkillFile, SkillPackage } from './host/skill-packages.js';

@@ -21,7 +21,7 @@ export { BOOTSTRAP_URI, parseRegistryUri, registryUri, resourceTemplates } from 
 export type { RegistryPath, RegistryUri } from './resource-uris.js';
 export { START_WORKFLOW_PROMPT } from './workflow-resources.js';
 export { createSkillsExtension, SKILLS_EXTENSION_ID } from './skills-extension.js';
-export { RELEASE_ASSET_META_KEY } from './release-skills.js';
+export { RELEASE_ASSET_META_KEY } from '../guided/index.js';
 export { loadBootstrapParagraph, extractBootstrapParagraph, BOOTSTRAP_DOCUMENT } from './bootstrap.js';
 export {
   startHttpTransport,

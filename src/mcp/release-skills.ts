@@ -9,15 +9,12 @@
  */
 import type { Skill } from '@modelcontextprotocol/server/ext/skills';
 import { isRimthanError } from '../core/index.js';
-import { releaseSkillPackages, skillUriRelease } from '../guided/index.js';
+import { RELEASE_ASSET_META_KEY, releaseSkillPackages, skillUriRelease } from '../guided/index.js';
 import type { SkillFile } from '../guided/index.js';
 import type { Release } from '../registry/model.js';
 import { isSafeSegment, MAX_URI_LENGTH } from './resource-uris.js';
 import { privateCacheMeta } from './wire.js';
 import type { ReleaseLookup } from './workflow-resources.js';
-
-/** The `_meta` key of a Skill entry naming the release asset it is (release, kind, id, version, sha256). */
-export const RELEASE_ASSET_META_KEY = 'dev.rimthan/release-asset';
 
 /** The skills of one release: entries in URI order, and the entries and files by URI. */
 interface ReleaseSkillSet {

@@ -27,7 +27,7 @@
  */
 import { inputResponse } from '@modelcontextprotocol/server';
 import type { ServerContext } from '@modelcontextprotocol/server';
-import { canonicalJson } from '../core/index.js';
+import { canonicalJson, isJsonObject } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import type { RunHandles, RunToolResult } from '../tools/index.js';
 import { ANY_PARAMS_OBJECT, boundedString, closedParams } from './closed-params.js';
@@ -70,8 +70,6 @@ function notAnElicitResult(key: string): JsonRpcFault {
     `inputResponses["${key}"] must answer the form (an elicitation result)`,
   );
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Run-tool refusals become JSON-RPC errors; not_found is the task's not-found (same for another principal's id). */
 function faultOf(result: Extract<RunToolResult, { ok: false }>): JsonRpcFault {
@@ -149,7 +147,7 @@ export function taskOfHandle(handle: JsonObject): JsonObject {
 export function taskBackedStart(handles: RunHandles, start: ToolHandler): (args: JsonObject) => Promise<ToolAnswer> {
   return async (args) => {
     const outcome = await start(args);
-    if (!outcome.ok || !isObject(outcome.value)) return outcome;
+    if (!outcome.ok || !isJsonObject(outcome.value)) return outcome;
     const runId = outcome.value['run_id'];
     if (typeof runId !== 'string') return outcome;
     const viewed = await handles.view(runId);

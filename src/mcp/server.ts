@@ -39,6 +39,7 @@ import type {
   Transport,
 } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import { isJsonObject } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import { keepLegacyResourceCodes } from './legacy-codes.js';
 import type { McpProfile, ToolEntry, ToolRound } from './profile.js';
@@ -153,24 +154,20 @@ function declaredCapabilities(ctx: ServerContext): Readonly<Record<string, unkno
   if (!isModernRequest(ctx)) return undefined;
   const envelope: Readonly<Record<string, unknown>> | undefined = ctx.mcpReq.envelope;
   const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY];
-  return isObject(capabilities) ? capabilities : undefined;
-}
-
-function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isJsonObject(capabilities) ? capabilities : undefined;
 }
 
 /** True when a 2026-07-28 request's client declared form elicitation (`elicitation: {}` means form, per the spec). */
 export function declaresFormElicitation(ctx: ServerContext): boolean {
   const elicitation = declaredCapabilities(ctx)?.['elicitation'];
-  if (!isObject(elicitation)) return false;
+  if (!isJsonObject(elicitation)) return false;
   return elicitation['form'] !== undefined || elicitation['url'] === undefined;
 }
 
 /** True when a 2026-07-28 request's client declared the extension `id` (`extensions: {[id]: {...}}`) on this request. */
 export function declaresExtension(ctx: ServerContext, id: string): boolean {
   const extensions = declaredCapabilities(ctx)?.['extensions'];
-  return isObject(extensions) && Object.hasOwn(extensions, id) && isObject(extensions[id]);
+  return isJsonObject(extensions) && Object.hasOwn(extensions, id) && isJsonObject(extensions[id]);
 }
 
 /** This round of a multi-round call, read from the request: echoed state, the form's answer, the caller. */

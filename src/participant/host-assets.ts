@@ -4,8 +4,9 @@
  * `project-local-assets`) is written byte for byte at its path inside the workspace and read back; everything else is
  * dynamic-context text the host loads into its agent's context unchanged. Every asset's content is checked against
  * its served digest first. Given a `getSkill` (the server declared the Skills extension), a skill asset delivered as
- * dynamic context is loaded through skills/get + resources/read instead and verified there (skill-assets.ts); it is
- * still attested as dynamic-context with the asset's release digest.
+ * dynamic context is loaded through skills/get + resources/read instead and verified there (skill-assets.ts), or
+ * from the step payload when the server serves no skill at its URI; either way it is attested as dynamic-context with
+ * the asset's release digest.
  */
 import { sha256Hex } from '../core/index.js';
 import { ParticipantError, ParticipantErrorCode } from './errors.js';
@@ -122,8 +123,11 @@ export async function deliverHostAssets(
     }
     const { kind, id, version, sha256 } = asset;
     deliveries.push({ ...base, delivery: mode, sha256, path: null });
-    if (kind === 'skill' && opts.getSkill !== undefined) {
-      const loaded = await loadSkillAsset(asset, opts.getSkill, opts.readResource);
+    const loaded =
+      kind === 'skill' && opts.getSkill !== undefined
+        ? await loadSkillAsset(asset, opts.getSkill, opts.readResource)
+        : undefined;
+    if (loaded !== undefined) {
       dynamicContext.push({ kind, id, version, sha256, content: loaded.content, skillUri: loaded.uri });
     } else {
       const content = await assetText(asset, opts.readResource, assetLabel(asset));

@@ -25,7 +25,8 @@ export type {
 } from './payload.js';
 export { assetLabel, chooseMode, deliverHostAssets, dynamicContextText } from './host-assets.js';
 export type { AssetDelivery, DeliveredAssets, DeliveryOptions, DynamicAsset } from './host-assets.js';
-export { loadSkillAsset, RELEASE_ASSET_META_KEY, SKILLS_EXTENSION, skillUriOf } from './skill-assets.js';
+export { loadSkillAsset, SKILLS_EXTENSION, skillUriOf } from './skill-assets.js';
+export { RELEASE_ASSET_META_KEY } from '../guided/index.js';
 export type { LoadedSkill, SkillGetter } from './skill-assets.js';
 export {
   checkpointHost,

@@ -10,14 +10,12 @@
 import { parse } from 'yaml';
 import { isJsonObject, sha256Hex } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
-import { skillUri } from '../guided/index.js';
+import { RELEASE_ASSET_META_KEY, skillUri } from '../guided/index.js';
 import { ParticipantError, ParticipantErrorCode } from './errors.js';
 import type { HostAssetPayload, ResourceReader } from './payload.js';
 
 /** The Skills extension's identifier, as a server declares it under `capabilities.extensions`. */
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
-/** The `_meta` key of a Rimthan skill entry naming the release asset it is. */
-export const RELEASE_ASSET_META_KEY = 'dev.rimthan/release-asset';
 
 /** Answers `skills/get`: the entry (a JSON object as sent), or undefined when the server serves no skill there. */
 export type SkillGetter = (uri: string) => Promise<JsonObject | undefined>;
@@ -56,16 +54,22 @@ function sameJson(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-/** Loads and verifies one skill host asset through skills/get + resources/read (see the module comment). */
+/**
+ * Loads and verifies one skill host asset through skills/get + resources/read (see the module comment); undefined
+ * when the server serves no skill at the asset's URI.
+ */
 export async function loadSkillAsset(
   asset: HostAssetPayload,
   getSkill: SkillGetter,
   readResource: ResourceReader,
-): Promise<LoadedSkill> {
+): Promise<LoadedSkill | undefined> {
   const uri = skillUriOf(asset);
   if (uri === undefined) refuse(asset, 'its resource URI is not a skill asset URI');
   const entry = await getSkill(uri);
-  if (entry === undefined || entry['uri'] !== uri) refuse(asset, `the server serves no skill at ${uri}`);
+  // Not served there (a listing may be partial; an asset that does not fit SKILL.md is not packaged): the caller
+  // delivers it from the step payload, whose release digest it checks as well.
+  if (entry === undefined) return undefined;
+  if (entry['uri'] !== uri) refuse(asset, `the server answered for another skill than ${uri}`);
   const meta = isJsonObject(entry['_meta']) ? entry['_meta'][RELEASE_ASSET_META_KEY] : undefined;
   const named = isJsonObject(meta) ? meta : {};
   if (named['kind'] !== 'skill' || named['id'] !== asset.id || named['version'] !== asset.version) {

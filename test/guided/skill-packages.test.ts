@@ -48,6 +48,20 @@ describe('skill packages of a release', () => {
     }
   });
 
+  test('a description is limited in code points, as the registry counts it: 600 emoji fit, 1025 letters do not', () => {
+    const skill = release.assets.find((a) => a.kind === 'skill');
+    assert.ok(skill);
+    const withDescription = (description: string) => ({
+      ...release,
+      assets: [{ ...skill, description }],
+    });
+    const emoji = '\u{1F600}'.repeat(600); // 1,200 UTF-16 units, 600 code points
+    const [pkg] = releaseSkillPackages(withDescription(emoji));
+    assert.equal(pkg?.description, emoji);
+    assert.equal(parse(pkg?.files[0]?.text.split('---\n')[1] ?? '').description, emoji);
+    assert.equal(releaseSkillPackages(withDescription('a'.repeat(1025))).length, 0);
+  });
+
   test('packages are deterministic and frozen', () => {
     const a = releaseSkillPackages(release);
     const b = releaseSkillPackages(release);

@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { sha256Hex } from '../../src/core/index.js';
 import type { JsonObject } from '../../src/core/index.js';
 import {
   connectServer,
@@ -105,7 +106,6 @@ describe('rimthan/participant: skill assets through the Skills extension', () =>
     };
     const resources = (e: JsonObject) => e['resources'] as JsonObject[];
     const cases: [string, SkillGetter, typeof readResource][] = [
-      ['no entry', () => Promise.resolve(undefined), readResource],
       ['another digest', edited((e) => (resources(e)[0]!['digest'] = `sha256:${'0'.repeat(64)}`)), readResource],
       ['another size', edited((e) => (resources(e)[0]!['size'] = 1)), readResource],
       ['another frontmatter', edited((e) => ((e['frontmatter'] as JsonObject)['license'] = 'MIT')), readResource],
@@ -121,6 +121,17 @@ describe('rimthan/participant: skill assets through the Skills extension', () =>
     for (const [what, get, read] of cases) {
       await assert.rejects(loadSkillAsset(skill, get, read), mismatch, what);
     }
+    // Not served at its URI: undefined, and deliverHostAssets delivers it from the step payload (digest checked there).
+    assert.equal(await loadSkillAsset(skill, () => Promise.resolve(undefined), readResource), undefined);
+    mkdirSync(join(work, 'ws-unserved'));
+    const unserved = await deliverHostAssets(new Workspace(join(work, 'ws-unserved')), setup, {
+      projectLocal: false,
+      readResource,
+      getSkill: () => Promise.resolve(undefined),
+    });
+    const fromPayload = unserved.dynamicContext.find((d) => d.kind === 'skill' && d.id === skill.id);
+    assert.ok(fromPayload !== undefined && fromPayload.skillUri === undefined, 'delivered from the payload');
+    assert.equal(sha256Hex(fromPayload.content), skill.sha256);
     // A host asset whose digest is not the release's: the entry's digest does not match it.
     await assert.rejects(loadSkillAsset({ ...skill, sha256: '0'.repeat(64) }, getSkill, readResource), mismatch);
     // Through deliverHostAssets: refused, nothing delivered.

@@ -29,7 +29,7 @@ function fitsFrontmatter(asset: AssetEntry): boolean {
     asset.id.length <= MAX_NAME &&
     SKILL_NAME.test(asset.id) &&
     description.length > 0 &&
-    asset.description.length <= MAX_DESCRIPTION
+    [...asset.description].length <= MAX_DESCRIPTION // code points, as the registry counts them
   );
 }
 

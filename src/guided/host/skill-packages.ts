@@ -13,6 +13,8 @@ import type { AssetEntry, Release } from '../../registry/model.js';
 import { renderSkillFile, skillFrontmatter } from './render.js';
 
 export const SKILL_URI_PREFIX = 'skill://rimthan/';
+/** The `_meta` key of a served Skill entry naming the release asset it is (release, kind, id, version, sha256). */
+export const RELEASE_ASSET_META_KEY = 'dev.rimthan/release-asset';
 
 export interface SkillFile {
   readonly uri: string;
