@@ -206,9 +206,7 @@ export function createRunTasksExtension(opts: RunTasksOptions): ServerExtension 
       // The person declined (or dismissed) the one form the run waits for: the task cannot go on, so it is
       // cancelled, and the key is never asked again. (Refusing the answer would leave the key outstanding after a
       // response was delivered, which the revision forbids.)
-      const cancelled = await handles.cancel(taskId);
-      if (!cancelled.ok && cancelled.error.code !== 'conflict') throw faultOf(cancelled);
-      return {};
+      return cancel(taskId);
     }
     const resumed = await handles.answer(taskId, { action: view.action, content: view.content }, interruption);
     // The run moved on to another interruption since this request read it: the answered key is superseded, ignored.
