@@ -33,8 +33,11 @@ const SERVE = `Usage: rimthan serve [options]
 Runs the MCP server. stdout carries only MCP protocol messages (stdio); notices and event lines go to stderr.
 
 Options:
-  --profile P         workflow-engine (default): the four guided tools, release resources, bootstrap prompt
-                      runs: the seven durable-run tools
+  --profile P         workflow-engine (default): the four guided tools, release resources, bootstrap prompt,
+                      and each release's skills (MCP Skills extension)
+                      runs: the seven durable-run tools; runs as tasks for clients declaring the MCP Tasks
+                      extension. On MCP 2026-07-28, a client declaring form elicitation gets questions and
+                      approvals as forms for its person; every other client gets the plain tools.
   --transport T       stdio (default) | http (stateless Streamable HTTP, POST /mcp)
   --host H            HTTP listen address (default 127.0.0.1)
   --port N            HTTP port (default 8765; 0 picks a free port)

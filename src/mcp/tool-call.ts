@@ -5,6 +5,9 @@
  * Expected refusals (bad arguments, a RimthanError from an engine, an `{ok: false}` outcome) become results with
  * `isError: true` so a model can correct itself. A result that breaks its own output schema, or any other exception, is
  * our bug: it becomes a JSON-RPC internal error, never "invalid params", and nothing of the failure reaches the wire.
+ *
+ * A multi-round handler may instead ask the person a question (an `input_required` result), and a task-backed one may
+ * answer with a task (`resultType: "task"`, MCP 2026-07-28 Tasks); server.ts picks those handlers per request.
  */
 import { inputRequired } from '@modelcontextprotocol/server';
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
