@@ -20,7 +20,8 @@ import { skillUri } from '../../src/guided/index.js';
 import { parseRegistryUri, RELEASE_ASSET_META_KEY, SKILLS_EXTENSION_ID } from '../../src/mcp/index.js';
 import { spawnServe } from '../support/serve-process.js';
 import { ACTIVE_RELEASE } from './support/connect.js';
-import { MODERN_REVISION, modernCall, modernHttp, modernStdio } from './support/modern-client.js';
+import { modernCall, modernHttp, modernStdio } from './support/modern-client.js';
+import { modernPost } from './support/modern-wire.js';
 import { Participant } from './support/participant.js';
 
 const TOKEN = 'skills-e2e-token-0123456789abcdef0123';
@@ -134,28 +135,11 @@ async function skillsStory(connectClient: () => Promise<{ client: Client; close(
   }
 }
 
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'wire-test', version: '1.0.0' },
-};
-
-/** One raw 2026-07-28 request over HTTP; the JSON-RPC response. */
-async function wire(url: string, method: string, params: JsonObject, name?: string): Promise<JsonObject> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      Authorization: `Bearer ${TOKEN}`,
-      'Mcp-Protocol-Version': MODERN_REVISION,
-      'Mcp-Method': method,
-      ...(name === undefined ? {} : { 'Mcp-Name': name }),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: ENVELOPE } }),
-  });
-  assert.equal(response.status, 200, method);
-  return (await response.json()) as JsonObject;
+/** One raw 2026-07-28 request over HTTP (support/modern-wire.ts); the JSON-RPC response. */
+async function wire(url: string, method: string, params: JsonObject): Promise<JsonObject> {
+  const { status, response } = await modernPost(url, TOKEN, method, params);
+  assert.equal(status, 200, method);
+  return response;
 }
 
 describe('the Skills extension over MCP 2026-07-28 (real server, v2 client)', () => {
@@ -191,11 +175,11 @@ describe('the Skills extension over MCP 2026-07-28 (real server, v2 client)', ()
       assert.deepEqual(unknown, { code: -32602, message: 'unknown skill' });
       // SKILL.md over plain resources/read; a skill file no release serves is this revision's not-found code.
       const skillMd = entry?.['uri'] as string;
-      const read = (await wire(server.url, 'resources/read', { uri: skillMd }, skillMd))['result'] as JsonObject;
+      const read = (await wire(server.url, 'resources/read', { uri: skillMd }))['result'] as JsonObject;
       const [contents] = read['contents'] as JsonObject[];
       assert.equal(contents?.['mimeType'], 'text/markdown');
       const missing = skillMd.replace('/SKILL.md', '/OTHER.md');
-      const notFound = (await wire(server.url, 'resources/read', { uri: missing }, missing))['error'] as JsonObject;
+      const notFound = (await wire(server.url, 'resources/read', { uri: missing }))['error'] as JsonObject;
       assert.equal(notFound['code'], -32602);
     } finally {
       await server.stop();
