@@ -24,6 +24,7 @@ import {
 } from '../../src/mcp/index.js';
 import { ACTIVE_RELEASE, tempReleaseStore, testSigner, valueOf } from './support/connect.js';
 import { elicitingClient, MODERN_REVISION, modernCall, modernHttp } from './support/modern-client.js';
+import { modernPost } from './support/modern-wire.js';
 import { Participant } from './support/participant.js';
 import { fromDeskResearchToCompletion, toRouteQuestion } from './support/research-run.js';
 
@@ -69,30 +70,12 @@ async function answerRouteThroughForm(client: Client, asked: ElicitRequestFormPa
   return { value, bound };
 }
 
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'wire-test', version: '1.0.0' },
-};
-
-/** One raw 2026-07-28 tools/call of continue_workflow; the JSON-RPC result. */
+/** One raw 2026-07-28 tools/call of continue_workflow from a client declaring form elicitation; the JSON-RPC result. */
 async function wireContinue(url: string, token: string, params: JsonObject): Promise<JsonObject> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      Authorization: `Bearer ${token}`,
-      'Mcp-Protocol-Version': MODERN_REVISION,
-      'Mcp-Method': 'tools/call',
-      'Mcp-Name': CONTINUE,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...params, _meta: ENVELOPE } }),
-  });
-  assert.equal(response.status, 200);
-  const body = (await response.json()) as JsonObject;
-  assert.ok(body['result'] !== undefined, JSON.stringify(body));
-  return body['result'] as JsonObject;
+  const { status, response } = await modernPost(url, token, 'tools/call', params, { elicitation: { form: {} } });
+  assert.equal(status, 200);
+  assert.ok(response['result'] !== undefined, JSON.stringify(response));
+  return response['result'] as JsonObject;
 }
 
 /** The tool error of a refused call, read from its text block (the shape every tool error has). */
