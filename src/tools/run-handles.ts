@@ -61,9 +61,17 @@ const PHASE_OF: Record<string, HandlePhase> = {
   cancelled: HandlePhase.Cancelled,
 };
 
-/** The person declined to answer: the run stays interrupted. */
-function declined(): RunToolResult {
-  return refuse(RunToolErrorCode.Declined, 'the person declined to answer; the run stays interrupted');
+/**
+ * The person declined the form: the run stays interrupted, and the refusal says exactly what resumes it (the fields
+ * the form asked, never their values).
+ */
+function declined(runId: string, form: FlatForm): RunToolResult {
+  const fields = Object.keys(form.properties).join(', ');
+  return refuse(
+    RunToolErrorCode.Declined,
+    `the person declined to answer; the run stays interrupted. To resume it, agree the answer with the person and ` +
+      `call workflow_run_resume again with run_id "${runId}" and a resume object of ${fields}`,
+  );
 }
 
 export function createRunHandles(deps: {
@@ -129,7 +137,7 @@ export function createRunHandles(deps: {
 
   /** Resumes with an accepted answer to `form`, validated by workflow_run_resume itself. */
   async function resumeWith(runId: string, form: FlatForm, answer: ResumeAnswer): Promise<RunToolResult> {
-    if (answer.action !== 'accept') return declined();
+    if (answer.action !== 'accept') return declined(runId, form);
     const read = readFlatAnswer(form, answer.content);
     if (!read.ok) return refuse(RunToolErrorCode.InvalidInput, `resume ${read.message}`);
     return call(RunToolName.RunResume, { run_id: runId, resume: read.value });
@@ -152,7 +160,10 @@ export function createRunHandles(deps: {
    * Round one: a run waiting for a person with a flat resume schema is asked as a form (the proposed `resume` values
    * prefill it) with a request state bound to this call; anything else resumes as workflow_run_resume does. Round two
    * verifies the request state (throws RequestStateError), checks the run still waits at the same interruption (else
-   * asks afresh), and resumes with the person's answer; a declined answer leaves the run interrupted (`declined`).
+   * asks afresh), and resumes with the person's answer. A form the host cancelled (dismissed, or a host that cannot
+   * show forms, as `claude -p`) is no answer at all: the call goes on as workflow_run_resume with its own `resume`,
+   * validated as always. A declined form is the person's refusal: the run stays interrupted (`declined`, saying what
+   * resumes it), whatever the call proposed.
    */
   async function elicitedResume(c: RequestStateCall, given: ResumeAnswer | undefined): Promise<ResumeRound> {
     const verified = given === undefined ? undefined : deps.codec.verify(given.requestState, c);
@@ -179,6 +190,7 @@ export function createRunHandles(deps: {
         requestState: deps.codec.issue(c, { key: 'resume', sha256: form.interruptionSha256 }),
       };
     }
+    if (given.action === 'cancel') return plain();
     return { kind: 'result', result: await resumeWith(runId, form.form, given) };
   }
 

@@ -2,7 +2,8 @@
  * An approval resumed through form elicitation over MCP 2026-07-28 (a real `rimthan serve --profile runs`, the v2
  * client): `workflow_run_resume` of a run waiting for a person's review asks the person the definition's resume schema
  * as a form (the model's proposed values as defaults) and resumes with the answer; a declined form leaves the run
- * interrupted (`declined`); a client without elicitation resumes as before; a tampered request state is refused.
+ * interrupted (`declined`, saying what resumes it); a cancelled form resumes with the call's own payload; a client
+ * without elicitation resumes as before; a tampered request state is refused.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,7 +57,7 @@ describe('a run resumed through form elicitation (MCP 2026-07-28)', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  test('the person approves through the form; declined stays interrupted; without elicitation, as before', async () => {
+  test('the person approves through the form; declined stays interrupted; cancelled proceeds; without elicitation, as before', async () => {
     const store = `sqlite:${join(work, 'runs.db')}`;
     server = await spawnServe(
       ['--profile', 'runs', '--transport', 'http', '--port', '0', '--store', store, '--flows', flows],
@@ -78,8 +79,32 @@ describe('a run resumed through form elicitation (MCP 2026-07-28)', () => {
       await declining.close();
       assert.equal(declinedAsks.length, 1);
       assert.equal(declined.isError, true);
-      assert.equal((declined.value['error'] as JsonObject)['code'], 'declined');
+      const refusal = declined.value['error'] as JsonObject;
+      assert.equal(refusal['code'], 'declined');
+      // The refusal says what resumes the run: the tool, the run id and the field the form asked.
+      assert.match(String(refusal['message']), new RegExp(`workflow_run_resume again with run_id "${declinedRun}"`));
+      assert.match(String(refusal['message']), /resume object of approved/);
       assert.equal(await status(plain, declinedRun), 'interrupted');
+
+      // Cancelled (the host dismissed the form, as `claude -p` does with every form): no answer at all, so the call
+      // goes on with the resume it carried, and the run completes.
+      const cancelledRun = await interruptedRun(plain, 'Cancelled note');
+      const cancelledAsks: ElicitRequestFormParams[] = [];
+      const cancelling = await connect(
+        elicitingClient(() => ({ action: 'cancel' }), cancelledAsks),
+        server.url,
+      );
+      const proceeded = await modernCall(cancelling, 'workflow_run_resume', {
+        run_id: cancelledRun,
+        resume: { approved: true },
+      });
+      await cancelling.close();
+      assert.equal(cancelledAsks.length, 1, 'the person was offered the form once');
+      assert.equal(proceeded.isError, false, JSON.stringify(proceeded.value));
+      await eventually(
+        "the run resumed with the call's own answer completes",
+        async () => (await status(plain, cancelledRun)) === 'completed',
+      );
 
       // Approved through the form: the model proposed `approved: false` (which would keep the run waiting); the
       // person's answer wins, so the run completes.
