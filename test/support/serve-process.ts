@@ -25,8 +25,10 @@ export interface ServeProcess {
 export async function spawnServe(
   args: readonly string[],
   env: Readonly<Record<string, string>>,
+  options: { readonly cwd?: string } = {},
 ): Promise<ServeProcess> {
   const child = spawn(process.execPath, [MAIN, 'serve', ...args], {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     env: { PATH: process.env['PATH'] ?? '', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
