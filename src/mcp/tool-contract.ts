@@ -23,6 +23,12 @@ export interface ToolContract {
   readonly title?: string;
   readonly description: string;
   readonly inputSchema: JsonObject;
+  /**
+   * What tools/list shows as the input schema, when it is a lighter view of `inputSchema` (the guided tools' host
+   * view: guided/contracts/host-view.ts). It must accept every call `inputSchema` accepts; calls are always validated
+   * against `inputSchema`.
+   */
+  readonly listedInputSchema?: JsonObject;
   readonly outputSchema: JsonObject;
   readonly annotations?: ToolAnnotations;
 }
@@ -167,10 +173,12 @@ export function compileToolContracts(
         options.issueCompiler,
       ),
     );
+    const listed = contract.listedInputSchema ?? contract.inputSchema;
+    if (listed !== contract.inputSchema) checkOne(name, 'input', listed, compiler);
     const listing: Tool = {
       name,
       description: contract.description,
-      inputSchema: contract.inputSchema as Tool['inputSchema'],
+      inputSchema: listed as Tool['inputSchema'],
       outputSchema: contract.outputSchema,
       _meta: privateCacheMeta(),
     };

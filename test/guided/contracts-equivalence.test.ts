@@ -9,14 +9,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { packageRoot, SchemaCompiler, sha256Hex } from '../../src/core/index.js';
 import type { CompiledSchema, JsonObject, JsonValue } from '../../src/core/index.js';
 import { GUIDED_TOOL_CONTRACTS } from '../../src/guided/index.js';
-import { connect, tempReleaseStore, valueOf, workflowProfile } from '../mcp/support/connect.js';
-import { Participant } from '../mcp/support/participant.js';
-import { fromRouteToCompletion, toRouteQuestion } from '../mcp/support/research-run.js';
+import { recordResearchRun } from './fixtures/recorded-run.js';
+import type { RecordedCalls } from './fixtures/recorded-run.js';
 import { instanceOf, mutated } from './fixtures/schema-instances.js';
 
 interface FrozenTool {
@@ -74,30 +73,12 @@ function sameVerdict(pair: Pair, tally: { accepted: number; refused: number }): 
 }
 
 /** Every argument object and result of one whole run, by tool (as a faithful harness sends and receives them). */
-const recorded = new Map<string, { args: JsonObject[]; results: JsonObject[] }>();
+let recorded: RecordedCalls = new Map();
 
 describe('contract equivalence with the frozen 1.0.0 contracts', () => {
-  const releases = tempReleaseStore(readFileSync(join(packageRoot(), 'releases', 'ACTIVE'), 'utf8').trim());
   before(async () => {
-    const connection = await connect(workflowProfile(releases.store));
-    const client = connection.client;
-    try {
-      const p = new Participant(async (name, args) => {
-        const result = await client.callTool({ name, arguments: args });
-        const entry = recorded.get(name) ?? { args: [], results: [] };
-        entry.args.push(structuredClone(args));
-        const value = valueOf(result);
-        if (result.isError !== true) entry.results.push(value);
-        recorded.set(name, entry);
-        return { isError: result.isError === true, value };
-      });
-      await toRouteQuestion(p);
-      await fromRouteToCompletion(p);
-    } finally {
-      await connection.close();
-    }
+    recorded = await recordResearchRun();
   });
-  after(() => releases.cleanup());
 
   test('the frozen fixture holds the four tools, and the real run visited all four', () => {
     assert.deepEqual(

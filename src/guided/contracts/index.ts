@@ -3,6 +3,8 @@
  * published for rimthan://registry/{release}/schemas/{id}/{version}.
  */
 import type { JsonObject } from '../../core/index.js';
+import { hostView } from './host-view.js';
+import type { HostViewOptions } from './host-view.js';
 import type { PublishedSchema } from './published.js';
 import {
   SHARED_DEFS,
@@ -28,7 +30,10 @@ export interface GuidedToolContract {
   readonly name: GuidedToolName;
   readonly title: string;
   readonly description: string;
+  /** The full input contract: every call is validated against it. */
   readonly inputSchema: JsonObject;
+  /** What tools/list shows a host's model: the host view of `inputSchema` (host-view.ts). */
+  readonly listedInputSchema: JsonObject;
   readonly outputSchema: JsonObject;
   readonly annotations: {
     readonly readOnlyHint: true;
@@ -38,6 +43,16 @@ export interface GuidedToolContract {
   };
 }
 
+/** What every call after the start copies back exactly as an earlier result or call had it. */
+const ECHOED: readonly string[] = ['checkpoint', 'confirmed_state', 'validation_bundle'];
+
+/**
+ * What the listed input schemas leave to the server (see host-view.ts): the echoed arguments' inner shapes, and
+ * descriptions below three properties deep (two for prepare's attestations). Every listed schema so stays well within
+ * Codex's 5,000-byte budget, which test/guided/host-view.test.ts checks.
+ */
+const view = (copied: readonly string[], describedDepth: number): HostViewOptions => ({ copied, describedDepth });
+
 function contract(
   name: GuidedToolName,
   title: string,
@@ -45,12 +60,14 @@ function contract(
   input: PublishedSchema,
   output: PublishedSchema,
   idempotentHint: boolean,
+  listed: HostViewOptions,
 ): GuidedToolContract {
   return {
     name,
     title,
     description,
     inputSchema: input.schema,
+    listedInputSchema: hostView(input.schema, listed),
     outputSchema: output.schema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint, openWorldHint: false },
   };
@@ -66,6 +83,7 @@ export const GUIDED_TOOL_CONTRACTS: readonly GuidedToolContract[] = Object.freez
     startInput,
     startOutput,
     false,
+    view([], 3),
   ),
   contract(
     GuidedToolName.ContinueWorkflow,
@@ -75,6 +93,7 @@ export const GUIDED_TOOL_CONTRACTS: readonly GuidedToolContract[] = Object.freez
     continueInput,
     continueOutput,
     false,
+    view(ECHOED, 3),
   ),
   contract(
     GuidedToolName.PrepareStepValidation,
@@ -85,6 +104,7 @@ export const GUIDED_TOOL_CONTRACTS: readonly GuidedToolContract[] = Object.freez
     prepareInput,
     prepareOutput,
     true,
+    view(ECHOED, 2),
   ),
   contract(
     GuidedToolName.SubmitStepValidation,
@@ -94,6 +114,7 @@ export const GUIDED_TOOL_CONTRACTS: readonly GuidedToolContract[] = Object.freez
     submitInput,
     submitOutput,
     false,
+    view(ECHOED, 3),
   ),
 ]);
 
