@@ -28,6 +28,11 @@ export interface HostRunOptions {
   readonly prompt: string;
   readonly maxTurns: number;
   readonly timeoutMs?: number;
+  /**
+   * The person approved every Rimthan tool up front (Codex asks before tools that are not read-only, and `codex exec`
+   * cannot ask: the runs profile's start and resume need this; Claude Code's allowed tools already cover them).
+   */
+  readonly approveTools?: boolean;
 }
 
 export interface HostRun {
@@ -43,13 +48,14 @@ export interface HostRun {
   readonly elapsedMs: number;
 }
 
+/** Runs a host CLI to its end with nothing on its stdin (a host that reads a piped stdin gets end of input). */
 export function runProcess(
   file: string,
   args: readonly string[],
   options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       file,
       [...args],
       {
@@ -64,6 +70,7 @@ export function runProcess(
         resolve({ code, stdout, stderr });
       },
     );
+    child.stdin?.end();
   });
 }
 

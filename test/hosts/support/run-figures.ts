@@ -6,7 +6,7 @@
  */
 import type { RecordedRequest } from './model-endpoint.js';
 import type { Transcript } from './transcript.js';
-import { callsWithResults } from './transcript.js';
+import { callsWithResults, toolPayload } from './transcript.js';
 
 export interface RimthanExchange {
   readonly tool: string;
@@ -46,7 +46,7 @@ export function rimthanExchanges(t: Transcript): RimthanExchange[] {
   return callsWithResults(t)
     .filter(({ call, result }) => isRimthan(call.name) && result !== undefined)
     .map(({ call, result }) => {
-      const value = parse(result!.text);
+      const value = parse(toolPayload(result!.text));
       return {
         tool: call.name,
         status: typeof value?.['status'] === 'string' ? value['status'] : undefined,

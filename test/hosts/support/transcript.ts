@@ -10,7 +10,9 @@ export type TranscriptEvent =
   | { readonly kind: 'user'; readonly text: string }
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'call'; readonly id: string; readonly name: string; readonly args: Record<string, unknown> }
-  | { readonly kind: 'result'; readonly id: string; readonly text: string; readonly isError: boolean };
+  | { readonly kind: 'result'; readonly id: string; readonly text: string; readonly isError: boolean }
+  /** A message from another agent of the host (Codex: a subagent's final answer). */
+  | { readonly kind: 'agent'; readonly author: string; readonly text: string };
 
 /** A tool as the host offered it to the model on this request. */
 export interface OfferedTool {
@@ -60,4 +62,13 @@ export function callsWithResults(t: Transcript): {
     out.push(result === undefined ? { index, call: e } : { index, call: e, result });
   });
   return out;
+}
+
+/**
+ * The payload of a tool result as the host framed it: Codex puts `Wall time: … seconds\nOutput:\n` before an MCP
+ * tool's output (the compact JSON of its structured content); Claude Code hands the JSON as it is.
+ */
+export function toolPayload(text: string): string {
+  const m = /^Wall time: [0-9.]+ seconds\nOutput:\n/.exec(text);
+  return m === null ? text : text.slice(m[0].length);
 }

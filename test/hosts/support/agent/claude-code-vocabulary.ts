@@ -58,6 +58,7 @@ export function claudeCodeVocabulary(options: ClaudeCodeOptions): HostVocabulary
       if (root === undefined) throw new Error('Claude Code did not say its working directory');
       return root;
     },
+    succeeded: (_call, result) => !result.isError,
     writeFile(root, path, content) {
       return { name: 'Write', args: { file_path: `${root}/${path}`, content } };
     },

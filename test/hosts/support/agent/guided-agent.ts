@@ -12,7 +12,7 @@ import { confirmedStateDigest } from '../../../../src/participant/index.js';
 import type { Scenario } from '../../scenarios/billing-queue.js';
 import type { ScriptedModel } from '../model-endpoint.js';
 import type { ModelCall, ModelTurn, Transcript } from '../transcript.js';
-import { callsWithResults } from '../transcript.js';
+import { callsWithResults, toolPayload } from '../transcript.js';
 import type { GuidedTool, HostVocabulary, ValidatorJob } from './host-vocabulary.js';
 import { validatorOf, validatorPromptLines, validatorTurn } from './validator-agent.js';
 
@@ -48,7 +48,7 @@ function exchangesOf(t: Transcript, host: HostVocabulary): Exchange[] {
     let error: string | undefined;
     if (result !== undefined) {
       try {
-        parsed = JSON.parse(result.text) as Obj;
+        parsed = JSON.parse(toolPayload(result.text)) as Obj;
       } catch {
         error = result.text;
       }
@@ -281,7 +281,8 @@ export function guidedAgent(options: GuidedAgentOptions): ScriptedModel {
     const out = new Map<string, string>();
     for (const { call, result } of callsWithResults(t)) {
       const written = host.writtenFile(root, call);
-      if (written !== undefined && result !== undefined && !result.isError) out.set(written.path, written.content);
+      if (written !== undefined && result !== undefined && host.succeeded(call, result))
+        out.set(written.path, written.content);
     }
     return out;
   }
@@ -296,7 +297,7 @@ export function guidedAgent(options: GuidedAgentOptions): ScriptedModel {
     });
     const out = new Map<string, string>();
     entries.forEach(({ call, result }, i) => {
-      if (result === undefined) return;
+      if (result === undefined || !host.succeeded(call, result)) return;
       const digests = host.digests(call, result);
       if (digests === undefined) return;
       for (const [path, hex] of digests) if (i > (lastWrite.get(path) ?? -1)) out.set(path, hex);

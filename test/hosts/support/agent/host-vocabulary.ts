@@ -45,6 +45,8 @@ export interface HostVocabulary {
   awaitTools(t: Transcript): ModelCall;
   /** The repository the host works in, as the host told the model. */
   workspaceRoot(t: Transcript): string;
+  /** Whether a call's result says it worked (a tool error, or a shell command that exited non-zero, did not). */
+  succeeded(call: CallEvent, result: ResultEvent): boolean;
   writeFile(root: string, path: string, content: string): ModelCall;
   /** The project-relative path a call writes with the given content, if it is such a write. */
   writtenFile(root: string, call: CallEvent): { path: string; content: string } | undefined;

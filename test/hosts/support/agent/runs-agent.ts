@@ -7,7 +7,7 @@
  */
 import type { ScriptedModel } from '../model-endpoint.js';
 import type { ModelCall, ModelTurn, Transcript } from '../transcript.js';
-import { callsWithResults } from '../transcript.js';
+import { callsWithResults, toolPayload } from '../transcript.js';
 import type { HostVocabulary } from './host-vocabulary.js';
 
 export interface RunsScenario {
@@ -42,7 +42,7 @@ export function runsAgent(
     };
     const last = done[done.length - 1];
     if (last === undefined) return { kind: 'calls', calls: [{ name: name('workflow_definition_list'), args: {} }] };
-    const value = parsed(last.result!.text);
+    const value = parsed(toolPayload(last.result!.text));
     if (last.result!.isError || value === undefined || value['error'] !== undefined)
       return { kind: 'text', text: `Stopping: ${last.call.name} was refused: ${last.result!.text}` };
     const started = done.find((c) => c.call.name === name('workflow_run_start'));
@@ -60,7 +60,7 @@ export function runsAgent(
         ],
       };
     }
-    const runId = String(parsed(started.result!.text)?.['run_id']);
+    const runId = String(parsed(toolPayload(started.result!.text))?.['run_id']);
     const status = typeof value['run_status'] === 'string' ? value['run_status'] : '';
     const get: ModelCall = { name: name('workflow_run_get'), args: { run_id: runId } };
     if (status === 'completed')

@@ -43,7 +43,8 @@ export function validatorTurn(t: Transcript, host: HostVocabulary): ModelTurn {
   const files = new Map<string, string>();
   for (const { call, result } of callsWithResults(t)) {
     const path = host.readPath(root, call);
-    if (path !== undefined && result !== undefined && !result.isError) files.set(path, host.fileText(result));
+    if (path !== undefined && result !== undefined && host.succeeded(call, result))
+      files.set(path, host.fileText(result));
   }
   const report = (outcome: string, findings: unknown[]): ModelTurn => ({
     kind: 'text',
