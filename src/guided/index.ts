@@ -9,7 +9,7 @@ export { DEFAULT_CHECKPOINT_MAX_AGE_MS } from './engine/deps.js';
 export { createReleaseScope, refKey } from './scope.js';
 export type { ReleaseScope, WorkflowIndex } from './scope.js';
 export { checkpointRelease } from './checkpoint/route.js';
-export { checkpointEnvelopeDrift } from './checkpoint/inspect.js';
+export { checkpointEnvelopeDrift, SOME_MEMBER } from './checkpoint/inspect.js';
 export { GUIDED_TOOL_CONTRACTS, GUIDED_SCHEMA_RESOURCES, GuidedToolName, CONTRACT_VERSION } from './contracts/index.js';
 export type { GuidedToolContract, GuidedSchemaResource } from './contracts/index.js';
 export {

@@ -9,7 +9,7 @@
  */
 import { digestJson, isJsonObject, parseStrictJsonBytes, SchemaCompiler } from '../core/index.js';
 import type { CompiledSchema, JsonObject } from '../core/index.js';
-import { checkpointEnvelopeDrift, GUIDED_SCHEMA_RESOURCES } from '../guided/index.js';
+import { checkpointEnvelopeDrift, GUIDED_SCHEMA_RESOURCES, SOME_MEMBER } from '../guided/index.js';
 import { ParticipantError, ParticipantErrorCode } from './errors.js';
 import type { Workspace } from './workspace.js';
 
@@ -69,7 +69,8 @@ export function checkSession(value: unknown): SessionState {
   if (drift !== undefined) {
     throw new ParticipantError(
       ParticipantErrorCode.SessionTampered,
-      `${SESSION_FILE} was edited: its checkpoint's ${drift} is not what the server signed; ${RESTORE}`,
+      `${SESSION_FILE} was edited: its checkpoint${drift === SOME_MEMBER ? '' : `'s ${drift}`} is not what the server ` +
+        `signed; ${RESTORE}`,
     );
   }
   if (confirmedStateDigest(session.confirmed_state) !== session.checkpoint['confirmed_state_sha256']) {

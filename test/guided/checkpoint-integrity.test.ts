@@ -11,10 +11,11 @@ import {
   createGuidedEngine,
   createReleaseScope,
 } from '../../src/guided/index.js';
+import { encodeCheckpointBody } from '../../src/guided/checkpoint/codec.js';
 import { HostCapability, ValidatorCapability } from '../../src/registry/model.js';
 import { begin, chooseRoute, moved, passStep, prepareArgs, proceed, toRouteSelection } from './fixtures/drive.js';
 import type { Position } from './fixtures/drive.js';
-import { SECRET_A, SECRET_B, Session, TestClock, signerFor } from './fixtures/harness.js';
+import { SECRET_A, SECRET_B, Session, TestClock, reportsFor, signerFor } from './fixtures/harness.js';
 import { fixtureRelease } from './fixtures/release.js';
 
 const release = fixtureRelease();
@@ -220,5 +221,66 @@ describe('token kinds, keys and releases', () => {
     assert.equal(next['sequence'], 2);
     const after = proceed(session, moved(pos, { checkpoint: next, step: null }))['checkpoint'] as JsonObject;
     assert.equal(after['parent_checkpoint_sha256'], sha256Hex(next['token'] as string));
+  });
+});
+
+describe('token versions', () => {
+  const session = new Session(scope);
+  const pos = deskResearch(session);
+  const cont = (checkpoint: JsonValue) => () =>
+    session.engine.continueWorkflow(scope, { checkpoint, confirmed_state: pos.state });
+
+  /** The same checkpoint as a server before digest-bound tokens issued it: a version 1 token of the whole state. */
+  function versionOne(envelope: JsonObject): JsonObject {
+    const { key_id: _keyId, token: _token, ...state } = envelope;
+    return { ...envelope, token: signerFor().sign('checkpoint', encodeCheckpointBody(state as never)) };
+  }
+
+  test('new checkpoints carry a digest-bound token of about 190 characters, whatever the step', () => {
+    const token = pos.checkpoint['token'] as string;
+    assert.ok(token.length < 256, `${String(token.length)} characters`);
+    const old = versionOne(pos.checkpoint)['token'] as string;
+    assert.ok(old.length > 3 * token.length, `a version 1 token of the same state: ${String(old.length)} characters`);
+  });
+
+  test('a checkpoint issued with a version 1 token still resumes; edited, it fails closed', () => {
+    const old = versionOne(pos.checkpoint);
+    assert.equal(cont(old)()['status'], 'active');
+    assert.equal(checkpointCode(cont({ ...old, sequence: 99 })), 'workflow_checkpoint_error');
+    // A version 1 body is never read as binding another envelope by digest, nor the reverse.
+    assert.equal(
+      checkpointCode(cont({ ...pos.checkpoint, token: old['token'] as string, sequence: 2 })),
+      'workflow_checkpoint_error',
+    );
+  });
+
+  test('a version 2 token presented with another genuine checkpoint fails closed', () => {
+    const other = toRouteSelection(new Session(scope));
+    assert.equal(
+      checkpointCode(cont({ ...other.checkpoint, token: pos.checkpoint['token'] as string })),
+      'workflow_checkpoint_error',
+    );
+    assert.equal(
+      checkpointCode(cont({ ...pos.checkpoint, token: other.checkpoint['token'] as string })),
+      'workflow_checkpoint_error',
+    );
+  });
+
+  test('a validation bundle issued with a version 1 token is still accepted at submit; edited, it fails closed', () => {
+    const fresh = new Session(scope);
+    const at = deskResearch(fresh);
+    const prepared = fresh.prepare(prepareArgs(at));
+    const { key_id: _keyId, validation_token: _token, ...members } = prepared['validation_bundle'] as JsonObject;
+    const token = signerFor().sign('validation-bundle', { schema: 'rimthan.validation-bundle/1', ...members });
+    const old = { ...(prepared['validation_bundle'] as JsonObject), validation_token: token };
+    const submit = (bundle: JsonObject) => () =>
+      fresh.engine.submitStepValidation(scope, {
+        checkpoint: at.checkpoint,
+        confirmed_state: at.state,
+        validation_bundle: bundle,
+        reports: reportsFor(prepared, at.checkpoint),
+      });
+    assert.equal(checkpointCode(submit({ ...old, step_id: 'decision-record' })), 'workflow_checkpoint_error');
+    assert.equal(String(submit(old)()['status']), 'advanced');
   });
 });

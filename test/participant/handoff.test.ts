@@ -194,7 +194,7 @@ describe('Git handoff: a teammate finishes the workflow from a clone', () => {
     assert.match(answered.stdout, /^step prototype-spike/m);
   });
 
-  test('a checkpoint edited by hand: the file and the field are named, nothing is sent', () => {
+  test('a checkpoint edited by hand: the file is named as edited, nothing is sent', () => {
     const clone = git.clone('tamper-step', 'Bob', handoff);
     const session = sessionOf(clone);
     // Skipping the gate by hand: the envelope now disagrees with its signed token.
@@ -203,7 +203,10 @@ describe('Git handoff: a teammate finishes the workflow from a clone', () => {
     for (const command of [['status'], ['continue']]) {
       const r = participant(bob, clone, command);
       assert.equal(r.status, 1, r.stdout);
-      assert.match(r.stderr, /\.rimthan\/workflow-session\.json was edited: its checkpoint's current_step is not/);
+      assert.match(
+        r.stderr,
+        /\.rimthan\/workflow-session\.json was edited: its checkpoint is not what the server signed/,
+      );
       assert.match(r.stderr, /git checkout/);
     }
   });

@@ -9,10 +9,15 @@ import { validationBundleDef } from '../contracts/defs-checkpoint.js';
 import { closedObject } from '../contracts/primitives.js';
 import { defsFor } from '../contracts/published.js';
 import { checkpointError } from '../errors.js';
+import { boundTokens } from './bound-token.js';
 import { sameAsClean } from './same-json.js';
 import type { VerifiedCheckpoint } from './verify.js';
 
+/** Version 1: the token body repeats the bundle (still verified; no longer issued). */
 export const BUNDLE_TOKEN_SCHEMA = 'rimthan.validation-bundle/1';
+/** Version 2: the token signs the bundle's members by digest (bound-token.ts); what is issued now. */
+export const BUNDLE_TOKEN_SCHEMA_V2 = 'rimthan.validation-bundle/2';
+const bundleTokens = boundTokens('validation-bundle', BUNDLE_TOKEN_SCHEMA_V2);
 
 export interface BundleValidator {
   readonly validator_id: string;
@@ -64,14 +69,13 @@ function bundleJson(s: BundleState): JsonObject {
 
 /** Signs a bundle and returns the object the harness presents back to submit_step_validation. */
 export function issueBundle(signer: TokenSigner, state: BundleState): JsonObject {
-  const body = bundleJson(state);
-  const token = signer.sign('validation-bundle', { schema: BUNDLE_TOKEN_SCHEMA, ...body });
-  return { ...body, key_id: signer.activeKeyId, validation_token: token };
+  const members = { ...bundleJson(state), key_id: signer.activeKeyId };
+  return { ...members, validation_token: bundleTokens.sign(signer, members) };
 }
 
 /**
- * Verifies a presented bundle: signature and kind, closed body, every visible field equal to the signed body, and the
- * binding to this exact checkpoint (release, manifest, workflow, step, checkpoint digest). Fails closed with
+ * Verifies a presented bundle: signature and kind, every visible field exactly what was signed (version 2: their
+ * digest; version 1: equal to the closed signed body), and the binding to this exact checkpoint (release, manifest, workflow, step, checkpoint digest). Fails closed with
  * workflow_checkpoint_error.
  */
 export function verifyBundle(signer: TokenSigner, checkpoint: VerifiedCheckpoint, presented: unknown): BundleState {
@@ -79,12 +83,18 @@ export function verifyBundle(signer: TokenSigner, checkpoint: VerifiedCheckpoint
   const token = presented['validation_token'];
   if (typeof token !== 'string') throw checkpointError();
   const verified = signer.verify('validation-bundle', token);
-  if (!verified.ok || !checkBody(verified.body).ok) throw checkpointError();
-  const { schema: _schema, token_kind: _kind, ...visible } = verified.body;
-  const { validation_token: _token, ...presentedVisible } = presented;
-  // `visible` is the strictly parsed, signed body, so it always canonicalises.
-  if (!sameAsClean(presentedVisible, visible)) throw checkpointError();
-  const { key_id: _keyId, ...rest } = visible;
+  if (!verified.ok) throw checkpointError();
+  const { validation_token: _token, ...members } = presented;
+  if (verified.body['schema'] === BUNDLE_TOKEN_SCHEMA) {
+    // Version 1: the presented members must equal the signed body (strictly parsed, so it always canonicalises).
+    if (!checkBody(verified.body).ok) throw checkpointError();
+    const { schema: _schema, token_kind: _kind, ...visible } = verified.body;
+    if (!sameAsClean(members, visible)) throw checkpointError();
+  } else if (members['key_id'] !== verified.keyId || !bundleTokens.binds(verified.body, members)) {
+    // Version 2: the signed digest is the presented members' (exactly a bundle the server built and signed).
+    throw checkpointError();
+  }
+  const { key_id: _keyId, ...rest } = members;
   const state = rest as unknown as BundleState;
   const c = checkpoint.state;
   const bound =

@@ -1,6 +1,7 @@
 /**
- * The compact checkpoint token body. The token must stay small (≤ 2 KiB at a late step) while recording everything
- * the checkpoint proves, so the body spells the same state more tightly than the envelope does:
+ * The compact body of version 1 checkpoint tokens. New checkpoints carry digest-bound version 2 tokens
+ * (bound-token.ts); version 1 tokens are still verified, so checkpoints issued before keep resuming. A version 1 body
+ * records everything the checkpoint proves, spelled more tightly than the envelope does:
  *   - every SHA-256 as unpadded base64url (43 characters) instead of hex (64);
  *   - a validator receipt as its input digest alone (only pass receipts are ever recorded);
  *   - each capability set as a bitmask over a frozen, append-only order owned here.
@@ -9,6 +10,7 @@
 import { RimthanError, SchemaCompiler } from '../../core/index.js';
 import type { JsonObject } from '../../core/index.js';
 import type { HostCapability, ValidatorCapability } from '../../registry/model.js';
+import { boundTokens } from './bound-token.js';
 import {
   closedObject,
   harnessSchema,
@@ -23,7 +25,11 @@ import {
 } from '../contracts/primitives.js';
 import type { CheckpointState } from './state.js';
 
+/** Version 1: the token body repeats the whole state compactly (still verified; no longer issued). */
 export const CHECKPOINT_TOKEN_SCHEMA = 'rimthan.checkpoint/1';
+/** Version 2: the token body signs the envelope's members by digest (bound-token.ts); what is issued now. */
+export const CHECKPOINT_TOKEN_SCHEMA_V2 = 'rimthan.checkpoint/2';
+export const checkpointTokens = boundTokens('checkpoint', CHECKPOINT_TOKEN_SCHEMA_V2);
 
 /** Bit order of host capabilities in tokens. Append only: reordering would change what old tokens mean. */
 export const HOST_CAPABILITY_BITS: readonly HostCapability[] = Object.freeze([

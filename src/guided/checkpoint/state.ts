@@ -45,11 +45,11 @@ export interface IssuedCheckpoint {
 }
 
 /**
- * The envelope's JSON members for `state` plus `key_id` and `token`, built as one object literal (a spread of a
- * 12-member object costs more than the literal). `copy` copies the nested maps and lists, so the result shares nothing
- * with the state; without it they are shared, for a read-only comparison.
+ * The envelope's JSON members for `state` plus `key_id` and `token` (none when `token` is undefined), built as one
+ * object literal (a spread of a 12-member object costs more than the literal). `copy` copies the nested maps and
+ * lists, so the result shares nothing with the state; without it they are shared, for a read-only comparison.
  */
-function envelopeOf(state: CheckpointState, keyId: string, token: string, copy: boolean): JsonObject {
+function envelopeOf(state: CheckpointState, keyId: string, token: string | undefined, copy: boolean): JsonObject {
   const host = state.host;
   return {
     registry_id: state.registry_id,
@@ -75,7 +75,7 @@ function envelopeOf(state: CheckpointState, keyId: string, token: string, copy: 
     },
     issued_at: state.issued_at,
     key_id: keyId,
-    token,
+    ...(token === undefined ? {} : { token }),
   };
 }
 
@@ -90,4 +90,39 @@ export function envelopeJson(checkpoint: IssuedCheckpoint): JsonObject {
  */
 export function expectedEnvelope(state: CheckpointState, keyId: string, token: string): JsonObject {
   return envelopeOf(state, keyId, token, false);
+}
+
+/** The members a digest-bound (version 2) checkpoint token signs: the envelope without its token. */
+export function signedMembers(state: CheckpointState, keyId: string): JsonObject {
+  return envelopeOf(state, keyId, undefined, false);
+}
+
+/**
+ * The state an envelope states in the clear (for a version 2 token, once the token bound exactly these members). The
+ * envelope must already have passed the checkpoint-envelope contract.
+ */
+export function stateOfEnvelope(envelope: JsonObject): CheckpointState {
+  const e = envelope as unknown as CheckpointState;
+  return {
+    registry_id: e.registry_id,
+    registry_release: e.registry_release,
+    manifest_sha256: e.manifest_sha256,
+    workflow: { id: e.workflow.id, version: e.workflow.version },
+    current_step: e.current_step,
+    sequence: e.sequence,
+    parent_checkpoint_sha256: e.parent_checkpoint_sha256,
+    confirmed_state_sha256: e.confirmed_state_sha256,
+    artifacts: { ...e.artifacts },
+    validators: Object.fromEntries(
+      Object.entries(e.validators).map(([k, r]) => [k, { outcome: r.outcome, input_sha256: r.input_sha256 }]),
+    ),
+    host: {
+      harness: e.host.harness,
+      adapter_id: e.host.adapter_id,
+      adapter_version: e.host.adapter_version,
+      host_capabilities: [...e.host.host_capabilities],
+      validator_capabilities: [...e.host.validator_capabilities],
+    },
+    issued_at: e.issued_at,
+  };
 }
