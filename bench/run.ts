@@ -28,6 +28,11 @@ const SUITES: Readonly<Record<string, { file: string; summary: string }>> = {
     summary:
       'continue_workflow over Streamable HTTP vs a bare SDK echo tool served the same way (1 and 16 clients); RSS under load',
   },
+  startup: {
+    file: './suites/startup.js',
+    summary:
+      'time to the first stdio answer of rimthan serve, cold (both profiles; initialize and server/discover) vs a bare SDK echo server',
+  },
   postgres: {
     file: './suites/postgres.js',
     summary:
@@ -47,7 +52,7 @@ Options:
   --no-write  do not write bench/results/latest.{json,md}
   --duration=S soak length in seconds (http: the RSS window; default 20, --long 300)
   --parts=a,b run only these parts of the chosen suites (guided: tools, prepare, token, contracts; runs: steps, starts,
-              history; postgres: steps, closed, starts, wal, workers, failover)
+              history; startup: initialize, discover; postgres: steps, closed, starts, wal, workers, failover)
   --help      this text
 
 Every figure is printed next to a baseline measured in the same run, as a ratio, with absolute numbers alongside.

@@ -2,9 +2,9 @@
  * `rimthan serve --admin-port N [--admin-host H] [--admin-token-file PATH]`: the Admin API's settings, checked once at
  * start (an admin listener without admin credentials is refused), and the listener itself, announced on stderr as
  * `admin listening on URL`. Admin tokens also authenticate on /mcp, where they are just participants. The runs
- * profile's admin listener has no release store: healthz, readyz and metrics only.
+ * profile's admin listener has no release store: healthz, readyz and metrics only. The Admin API's code is loaded only
+ * when a listener starts.
  */
-import { adminAuthenticator, startAdminServer } from '../admin/index.js';
 import type { AdminEndpoint, MetricsSource } from '../admin/index.js';
 import type { Authenticator } from '../identity/index.js';
 import type { ReleaseFollower, ReleaseStore } from '../registry/index.js';
@@ -84,6 +84,7 @@ export async function startAdminListener(
   opts: StartAdminOptions,
   io: CliIo,
 ): Promise<AdminEndpoint> {
+  const { adminAuthenticator, startAdminServer } = await import('../admin/index.js');
   let endpoint: AdminEndpoint;
   try {
     endpoint = await startAdminServer({

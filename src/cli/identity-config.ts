@@ -20,18 +20,6 @@ import { CommandFailed, UsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { bearerTokens } from './serve-config.js';
 
-/** The identity options of `rimthan serve` (spread into its option table). */
-export const IDENTITY_OPTIONS = {
-  'token-file': { type: 'string' },
-  'oauth-issuer': { type: 'string' },
-  'oauth-audience': { type: 'string' },
-  'oauth-jwks': { type: 'string' },
-  'oauth-resource': { type: 'string' },
-} as const;
-
-/** The option names that apply only to HTTP. */
-export const IDENTITY_OPTION_NAMES: readonly string[] = Object.keys(IDENTITY_OPTIONS);
-
 /** Each OAuth setting: its option and its environment variable. */
 const OAUTH_SETTINGS = {
   issuer: { option: 'oauth-issuer', env: 'RIMTHAN_OAUTH_ISSUER' },

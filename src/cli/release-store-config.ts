@@ -3,18 +3,19 @@
  * postgres://…[?schema=NAME]` (the shared PostgreSQL store), or the packaged releases. `serve` follows it with a
  * ReleaseFollower (notifications plus a poll); its events become log lines (serve-observability.ts).
  */
-import type { FollowerEvents, ReleaseStore } from '../registry/index.js';
+import type { FollowerEvents, ReleaseStore } from '../registry/store/index.js';
+// The store modules, not the registry's index: serving never needs the authoring loader (and its YAML parser).
 import {
   FolderReleaseStore,
   packagedReleaseStore,
   parseReleaseStoreSpec,
   PostgresReleaseStore,
   ReleaseFollower,
-} from '../registry/index.js';
+} from '../registry/store/index.js';
 import { CommandFailed, reasonOf } from './errors.js';
 import { existingFolder } from './files.js';
 import type { CliIo } from './io.js';
-import { maskStoreSpec } from './run-store.js';
+import { maskStoreSpec } from './mask-store-spec.js';
 
 /** How often a replica polls the channels: the folder store once a second, PostgreSQL (also notified) every 5 s. */
 export const RELEASE_POLL_MS = { folder: 1000, postgres: 5000 } as const;

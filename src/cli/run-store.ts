@@ -9,6 +9,7 @@ import type { RunStore, StoreObserver } from '../runs/index.js';
 import { openRunStore, parseRunStoreSpec, probeRunStore } from '../runs/store/index.js';
 import type { RunStoreLocation } from '../runs/store/index.js';
 import { CommandFailed, reasonOf } from './errors.js';
+import { maskStoreSpec } from './mask-store-spec.js';
 
 /** Default run store: a SQLite file in the working directory's `.rimthan/` folder. */
 export const DEFAULT_RUN_STORE = 'sqlite:./.rimthan/runs.db';
@@ -26,23 +27,6 @@ export const RIMTHAN_GITIGNORE = [
   '!workflow-session.json',
   '',
 ].join('\n');
-
-/** A store setting with its credentials masked: the password in the URL and any password-like query parameter. */
-export function maskStoreSpec(spec: string): string {
-  const value = spec.trim();
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return value.replace(/\/\/[^/@]*@/, '//***@');
-  }
-  if (url.password !== '') url.password = '***';
-  for (const key of [...url.searchParams.keys()]) {
-    if (/pass|secret|key|token/i.test(key)) url.searchParams.set(key, '***');
-  }
-  return url.href.replace(/%2A%2A%2A/g, '***');
-}
 
 /** A store setting made absolute: a relative SQLite path is resolved against `cwd`. */
 export function resolveStoreSpec(spec: string, cwd: string): { spec: string; location: RunStoreLocation } {

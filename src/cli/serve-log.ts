@@ -6,8 +6,8 @@
  * string, a principal or a participant value, and a fault by its kind only (with `--debug` and text lines, its stack).
  * The `listening on URL` notices are not events: they are written in both formats (tests and scripts read them).
  */
-import { jsonLogger } from '../observability/index.js';
-import type { StructuredLogger } from '../observability/index.js';
+import { jsonLogger } from '../observability/log.js';
+import type { StructuredLogger } from '../observability/log.js';
 import { choiceOption } from './args.js';
 import type { Parsed } from './args.js';
 import { debugDetail, errorKind, UsageError } from './errors.js';

@@ -1,6 +1,7 @@
 /**
- * The observability of one `rimthan serve` process: one ServiceMetrics registry (served by the Admin API at
- * `/admin/metrics` when there is an admin listener; nothing else listens for it) and the event log (serve-log.ts),
+ * The observability of one `rimthan serve` process: one ServiceMetrics registry over HTTP (served by the Admin API at
+ * `/admin/metrics` when there is an admin listener; nothing else listens for it, so a stdio process, which can have no
+ * admin listener, keeps none and never loads the metrics library) and the event log (serve-log.ts),
  * fed through the existing hooks only: the profile's tool-call observer, the HTTP transport's response observer and
  * fault reporter, the release follower's events and state, the run store's observer and status counts.
  *
@@ -9,10 +10,10 @@
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FaultReporter, McpProfile } from '../mcp/index.js';
-import { isClientDisconnect } from '../mcp/index.js';
-import { ServiceMetrics } from '../observability/index.js';
-import type { ClientAbortReason } from '../observability/index.js';
+import { isClientDisconnect } from '../mcp/http-body.js';
+import type { McpProfile } from '../mcp/profile.js';
+import type { FaultReporter } from '../mcp/tool-call.js';
+import type { ClientAbortReason, ServiceMetrics } from '../observability/metrics.js';
 import type { FollowerEvents, ReleaseFollower } from '../registry/index.js';
 import type { RunStore } from '../runs/index.js';
 import type { ServeLog } from './serve-log.js';
@@ -28,33 +29,37 @@ function abortReasonOf(code: string | undefined): ClientAbortReason | undefined 
 }
 
 export class ServeObservability {
-  readonly metrics = new ServiceMetrics();
+  /** The process's metrics; undefined over stdio, where nothing could read them. */
+  readonly metrics: ServiceMetrics | undefined;
   readonly log: ServeLog;
   /** Sockets whose abort was counted already (a reset is seen as a client error and as a hung-up request). */
   readonly #aborted = new WeakSet<Socket>();
 
-  constructor(log: ServeLog) {
+  constructor(log: ServeLog, metrics?: ServiceMetrics) {
     this.log = log;
+    this.metrics = metrics;
   }
 
   /** The fault reporter for profiles, transports and the supervisor. */
   readonly onFault: FaultReporter = (where, error) => {
     if (LISTENER_PLACES.has(where) && isClientDisconnect(error)) {
-      this.metrics.clientAbort('reset');
+      this.metrics?.clientAbort('reset');
       return;
     }
-    this.metrics.fault(where);
+    this.metrics?.fault(where);
     this.log.fault(where, error);
   };
 
   /** The HTTP transport's response observer. */
-  readonly onResponse = (status: number): void => this.metrics.httpResponse(status);
+  readonly onResponse = (status: number): void => this.metrics?.httpResponse(status);
 
   /** `profile` reporting every tool call's tool, outcome and latency. */
   observed(profile: McpProfile): McpProfile {
+    const metrics = this.metrics;
+    if (metrics === undefined) return profile;
     return {
       ...profile,
-      observeToolCall: (tool, status, code, seconds) => this.metrics.toolCall(tool, status, code, seconds),
+      observeToolCall: (tool, status, code, seconds) => metrics.toolCall(tool, status, code, seconds),
     };
   }
 
@@ -63,7 +68,7 @@ export class ServeObservability {
       if (this.#aborted.has(socket)) return;
       this.#aborted.add(socket);
     }
-    this.metrics.clientAbort(reason);
+    this.metrics?.clientAbort(reason);
   }
 
   /**
@@ -82,7 +87,7 @@ export class ServeObservability {
     server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
       const reason = abortReasonOf(error.code);
       if (reason !== undefined) this.#abort(socket, reason);
-      else this.metrics.httpResponse(error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400);
+      else this.metrics?.httpResponse(error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400);
     });
   }
 
@@ -110,11 +115,11 @@ export class ServeObservability {
 
   /** The release gauges read the follower's state at each scrape. */
   followReleases(follower: ReleaseFollower): void {
-    this.metrics.followReleases(() => follower.state());
+    this.metrics?.followReleases(() => follower.state());
   }
 
   /** The runs-by-status gauge reads the store's counts at each scrape. */
   countRuns(store: RunStore): void {
-    this.metrics.runStatuses(() => store.statusCounts());
+    this.metrics?.runStatuses(() => store.statusCounts());
   }
 }

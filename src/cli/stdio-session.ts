@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../core/index.js';
-import { rimthanStateDirectory } from '../mcp/index.js';
+import { rimthanStateDirectory } from '../mcp/signing-key.js';
 import type { RunStoreLocation } from '../runs/store/index.js';
 import { CommandFailed, reasonOf } from './errors.js';
-import { maskStoreSpec } from './run-store.js';
+import { maskStoreSpec } from './mask-store-spec.js';
 
 const SESSION_ID = /^[\x21-\x7e]{1,256}$/;
 const MAX_FILE_BYTES = 1024;

@@ -66,11 +66,31 @@ function memberwise(
 }
 
 /**
+ * The documents the member checks of {@link memoizeFrozenMembers} compile: each member's subschema lifted into its own
+ * document beside the root's `$defs` (and `$schema`), by member name; undefined for a schema whose root is not a plain
+ * conjunction over its members.
+ */
+export function memberDocuments(schema: JsonObject): Map<string, JsonObject> | undefined {
+  const shape = memberwise(schema);
+  if (shape === undefined) return undefined;
+  const defs = schema['$defs'];
+  const documents = new Map<string, JsonObject>();
+  for (const [key, sub] of Object.entries(shape.properties)) {
+    const document: JsonObject = typeof sub === 'boolean' ? (sub ? {} : { not: {} }) : { ...(sub as JsonObject) };
+    if (schema['$schema'] !== undefined) document['$schema'] = schema['$schema'];
+    if (defs !== undefined) document['$defs'] = defs;
+    documents.set(key, document);
+  }
+  return documents;
+}
+
+/**
  * `full` (the compiled `schema`), answering from per-member checks when a value embeds a frozen fragment
  * ({@link isFrozenFragment}): each fragment is validated against its member's subschema once and remembered by identity,
  * every other member is validated on each call. Any refusal is answered by `full`, so issues keep their full schema
  * paths. Returns `full` itself for a schema whose root is not a plain conjunction over members (keywords outside
- * type/required/properties/additionalProperties: false, or references that leave `$defs`).
+ * type/required/properties/additionalProperties: false, or references that leave `$defs`). Member documents Rimthan
+ * ships are compiled on first use ({@link SchemaCompiler.compileOrDefer}).
  */
 export function memoizeFrozenMembers(
   schema: JsonObject,
@@ -78,15 +98,10 @@ export function memoizeFrozenMembers(
   full: CompiledSchema,
 ): CompiledSchema {
   const shape = memberwise(schema);
-  if (shape === undefined) return full;
-  const defs = schema['$defs'];
+  const documents = memberDocuments(schema);
+  if (shape === undefined || documents === undefined) return full;
   const memberChecks = new Map<string, CompiledSchema>();
-  for (const [key, sub] of Object.entries(shape.properties)) {
-    const document: JsonObject = typeof sub === 'boolean' ? (sub ? {} : { not: {} }) : { ...(sub as JsonObject) };
-    if (schema['$schema'] !== undefined) document['$schema'] = schema['$schema'];
-    if (defs !== undefined) document['$defs'] = defs;
-    memberChecks.set(key, compiler.compile(document));
-  }
+  for (const [key, document] of documents) memberChecks.set(key, compiler.compileOrDefer(document));
   const validated = new Map<string, WeakSet<object>>();
   const declared = Object.keys(shape.properties);
   const own = (value: Record<string, unknown>, key: string): boolean =>

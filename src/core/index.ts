@@ -12,7 +12,8 @@ export type { JsonLimits, StrictJsonResult } from './strict-json.js';
 export { parseStrictJson, parseStrictJsonBytes } from './strict-json.js';
 export { sha256Hex, digestJson } from './digest.js';
 export type { CompiledSchema, SchemaCheck, SchemaIssue } from './schema.js';
-export { SchemaCompiler, checkSchemaDocument } from './schema.js';
+export { SchemaCompiler, checkSchemaDocument, warmDeferredSchemas } from './schema.js';
+export { isShippedSchema } from './shipped-schemas.js';
 export { memoizeFrozenMembers } from './fragment-check.js';
 export type { TokenVerification } from './tokens.js';
 export {

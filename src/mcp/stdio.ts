@@ -8,6 +8,8 @@
  * keeps the last of duplicate keys, accepts lone surrogates and buffers a line of any length up to 10 MiB): each line
  * must be one strict JSON value within the size cap, with no `__proto__` key and no number JSON cannot carry. A
  * refused line is answered with a JSON-RPC error (for its request id when one can be read) and the server keeps going.
+ *
+ * Work the server put off to answer sooner (`idleWork`) runs after the first answer, in the pauses of the conversation.
  */
 import type { Readable, Writable } from 'node:stream';
 import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
@@ -27,7 +29,19 @@ export interface StdioOptions {
   readonly maxMessageBytes?: number;
   /** Told about out-of-band SDK errors (never written to stdout). */
   readonly onError?: (error: Error) => void;
+  /**
+   * Work for the connection's idle time (e.g. compiling validators that start-up deferred), started once the first
+   * answer is written, so it never delays that answer: `idle()` resolves true after {@link IDLE_MS} in which nothing
+   * was received or sent, and false once the connection has closed; the work awaits it before each slice.
+   */
+  readonly idleWork?: (idle: () => Promise<boolean>) => unknown;
 }
+
+/**
+ * How long a connection must be quiet before idle work runs a slice. A host sends its list requests within
+ * milliseconds of the first answer; a gap this long means it is waiting on its model or user.
+ */
+export const IDLE_MS = 100;
 
 const NEWLINE = 0x0a;
 
@@ -78,6 +92,14 @@ export class StrictStdioTransport implements Transport {
   });
   /** Senders waiting for stdout to drain; one 'drain' listener serves them all (not one listener per message). */
   private drainWaiters: (() => void)[] = [];
+  /** When a line last came in or went out (performance.now()); see {@link idle}. */
+  private lastActivity = 0;
+  private isClosed = false;
+  private markWritten: () => void = () => undefined;
+  /** Settles once the first line has been written to stdout. */
+  readonly firstWrite = new Promise<void>((resolve) => {
+    this.markWritten = resolve;
+  });
 
   constructor(
     private readonly stdin: Readable,
@@ -85,7 +107,29 @@ export class StrictStdioTransport implements Transport {
     private readonly maxBytes: number,
   ) {}
 
+  /** Writes one line and notes the activity. */
+  private write(line: string): boolean {
+    const flushed = this.stdout.write(line);
+    this.lastActivity = performance.now();
+    this.markWritten();
+    return flushed;
+  }
+
+  /**
+   * Resolves true once nothing was received or sent for `quietMs`, false once the transport has closed. Its timers are
+   * unref'd: waiting for quiet never keeps the process alive.
+   */
+  async idle(quietMs: number): Promise<boolean> {
+    for (;;) {
+      if (this.isClosed) return false;
+      const wait = this.lastActivity + quietMs - performance.now();
+      if (wait <= 0) return true;
+      await new Promise<void>((resolve) => setTimeout(resolve, Math.ceil(wait)).unref());
+    }
+  }
+
   private readonly onData = (chunk: Buffer): void => {
+    this.lastActivity = performance.now();
     let from = 0;
     for (;;) {
       const nl = chunk.indexOf(NEWLINE, from);
@@ -150,7 +194,7 @@ export class StrictStdioTransport implements Transport {
   }
 
   private refuse(id: string | number | null, code: number, message: string): void {
-    this.stdout.write(`${jsonErrorBody(code, message, id)}\n`);
+    this.write(`${jsonErrorBody(code, message, id)}\n`);
   }
 
   /** Starts reading stdin. */
@@ -173,6 +217,7 @@ export class StrictStdioTransport implements Transport {
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
     this.pending = [];
     this.pendingBytes = 0;
+    this.isClosed = true;
     this.onclose?.();
     this.markClosed();
     return Promise.resolve();
@@ -184,7 +229,7 @@ export class StrictStdioTransport implements Transport {
    */
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(`${JSON.stringify(message)}\n`)) {
+      if (this.write(`${JSON.stringify(message)}\n`)) {
         resolve();
         return;
       }
@@ -209,6 +254,12 @@ export async function serveStdio(
     options.stdout ?? process.stdout,
     options.maxMessageBytes ?? WORKFLOW_ENGINE_MAX_REQUEST_BYTES,
   );
+  const { idleWork } = options;
+  if (idleWork !== undefined) {
+    void transport.firstWrite
+      .then(() => idleWork(() => transport.idle(IDLE_MS)))
+      .catch((error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error))));
+  }
   const handle = sdkServeStdio(() => factory(), {
     transport,
     ...(options.onError === undefined ? {} : { onerror: options.onError }),

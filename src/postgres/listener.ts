@@ -4,7 +4,8 @@
  * lost; they are wake-up hints, and every user also polls (run workers claimRuns, release followers the channels).
  * `onConnected` is told after each successful LISTEN (a reconnect may have missed notifications: poll now).
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './driver.js';
 import type { ClientConfig } from 'pg';
 import type { NotifyHub } from '../core/notify-hub.js';
 
@@ -43,7 +44,7 @@ export class PostgresListener {
 
   async #connect(): Promise<void> {
     if (this.#stopped) return;
-    const client = new pg.Client(this.#config);
+    const client = new (pgDriver().Client)(this.#config);
     this.#client = client;
     client.on('error', () => this.#lost(client));
     client.on('end', () => this.#lost(client));

@@ -84,7 +84,7 @@ function bind(
     ...(spec.uuidFields === undefined ? {} : { uuidFields: spec.uuidFields }),
     ...(spec.maxBytes === undefined ? {} : { maxBytes: spec.maxBytes }),
   });
-  const checkOutput = compiler.compile(spec.outputSchema);
+  const checkOutput = compiler.compileOrDefer(spec.outputSchema);
   const internal = (error: unknown): RunToolResult => {
     onFault?.(spec.name, error);
     return refuse(RunToolErrorCode.Internal, 'internal error');

@@ -81,7 +81,7 @@ function describeIssue(issue: SchemaIssue | undefined): string {
 
 /**
  * Compiles a decoder for one closed argument schema (`type: object`, `properties`, `required`,
- * `additionalProperties: false`). The schema stays the single source of truth: the field checks below only give the
+ * `additionalProperties: false`; a shipped one is compiled on first use). The schema stays the single source of truth: the field checks below only give the
  * common mistakes (unknown or wrong-case field, `null`, missing field) a clearer message before Ajv runs.
  */
 export function compileArgumentDecoder(
@@ -89,7 +89,7 @@ export function compileArgumentDecoder(
   compiler: SchemaCompiler,
   rules: ArgumentRules = {},
 ): ArgumentDecoder {
-  const check = compiler.compile(schema);
+  const check = compiler.compileOrDefer(schema);
   const properties = isJsonObject(schema['properties']) ? schema['properties'] : {};
   const known = new Set(Object.keys(properties));
   const lowerKnown = new Map([...known].map((k) => [k.toLowerCase(), k]));

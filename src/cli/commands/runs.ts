@@ -12,7 +12,8 @@ import { intOption, parseCommand, positionals, stringOption } from '../args.js';
 import type { OptionSpec, Parsed } from '../args.js';
 import { CommandFailed, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { DEFAULT_RUN_STORE, maskStoreSpec, resolveStoreSpec } from '../run-store.js';
+import { maskStoreSpec } from '../mask-store-spec.js';
+import { DEFAULT_RUN_STORE, resolveStoreSpec } from '../run-store.js';
 import { openRunsStack } from '../runs-wiring.js';
 import { keptSession, sessionFileFor } from '../stdio-session.js';
 

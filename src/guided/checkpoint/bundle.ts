@@ -51,7 +51,9 @@ const bodySchema = closedObject({
   token_kind: { type: 'string', enum: ['validation-bundle'] },
   ...Object.fromEntries(Object.entries(bundleProperties).filter(([k]) => k !== 'validation_token')),
 });
-const checkBody = new SchemaCompiler({ unicodeLength: false }).compile({ ...bodySchema, $defs: defsFor(bodySchema) });
+/** The validation-bundle token body's schema (a shipped document: compiled on its first use). */
+export const BUNDLE_BODY_SCHEMA: JsonObject = { ...bodySchema, $defs: defsFor(bodySchema) };
+const checkBody = new SchemaCompiler({ unicodeLength: false }).compileOrDefer(BUNDLE_BODY_SCHEMA);
 
 function bundleJson(s: BundleState): JsonObject {
   return {

@@ -54,32 +54,32 @@ export const VALIDATOR_CAPABILITY_BITS: readonly ValidatorCapability[] = Object.
 const b64Digest: JsonObject = { type: 'string', minLength: 43, maxLength: 43, pattern: '^[A-Za-z0-9_-]{43}$' };
 const mask = (bits: number): JsonObject => ({ type: 'integer', minimum: 0, maximum: 2 ** bits - 1 });
 
-// Every string of the body is ASCII by pattern or enum, so counting UTF-16 units is exact here.
-const checkBody = new SchemaCompiler({ unicodeLength: false }).compile(
-  closedObject({
-    schema: { type: 'string', enum: [CHECKPOINT_TOKEN_SCHEMA] },
-    token_kind: { type: 'string', enum: ['checkpoint'] },
-    key_id: keyIdSchema,
-    registry_id: releaseSchema,
-    registry_release: releaseSchema,
-    manifest_sha256: b64Digest,
-    workflow: refSchema,
-    current_step: idSchema,
-    sequence: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
-    parent_checkpoint_sha256: { anyOf: [{ type: 'null' }, b64Digest] },
-    confirmed_state_sha256: b64Digest,
-    artifacts: mapOf(idSchema, b64Digest),
-    validators: mapOf(validatorKeySchema, b64Digest),
-    host: closedObject({
-      harness: harnessSchema,
-      adapter_id: idSchema,
-      adapter_version: versionSchema,
-      host_capabilities: mask(HOST_CAPABILITY_BITS.length),
-      validator_capabilities: mask(VALIDATOR_CAPABILITY_BITS.length),
-    }),
-    issued_at: timestampSchema,
+/** The checkpoint token body's schema (a shipped document: compiled on its first use). */
+export const CHECKPOINT_BODY_SCHEMA: JsonObject = closedObject({
+  schema: { type: 'string', enum: [CHECKPOINT_TOKEN_SCHEMA] },
+  token_kind: { type: 'string', enum: ['checkpoint'] },
+  key_id: keyIdSchema,
+  registry_id: releaseSchema,
+  registry_release: releaseSchema,
+  manifest_sha256: b64Digest,
+  workflow: refSchema,
+  current_step: idSchema,
+  sequence: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+  parent_checkpoint_sha256: { anyOf: [{ type: 'null' }, b64Digest] },
+  confirmed_state_sha256: b64Digest,
+  artifacts: mapOf(idSchema, b64Digest),
+  validators: mapOf(validatorKeySchema, b64Digest),
+  host: closedObject({
+    harness: harnessSchema,
+    adapter_id: idSchema,
+    adapter_version: versionSchema,
+    host_capabilities: mask(HOST_CAPABILITY_BITS.length),
+    validator_capabilities: mask(VALIDATOR_CAPABILITY_BITS.length),
   }),
-);
+  issued_at: timestampSchema,
+});
+// Every string of the body is ASCII by pattern or enum, so counting UTF-16 units is exact here.
+const checkBody = new SchemaCompiler({ unicodeLength: false }).compileOrDefer(CHECKPOINT_BODY_SCHEMA);
 
 function toB64(hex: string): string {
   return Buffer.from(hex, 'hex').toString('base64url');

@@ -5,7 +5,8 @@
  * Codex subagents → `.codex/agents/<id>.toml` (`name`, `description`, `sandbox_mode = "read-only"` for a read-only
  * subagent, `developer_instructions`). Other harness/kind pairs have no project-local format.
  */
-import { stringify } from 'yaml';
+import { createRequire } from 'node:module';
+import type { stringify } from 'yaml';
 import type { AssetEntry, Harness, HostAssetKind } from '../../registry/model.js';
 import { tomlBasicString, tomlMultilineString } from './toml.js';
 
@@ -17,8 +18,13 @@ function withFinalNewline(text: string): string {
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
+const requireModule = createRequire(import.meta.url);
+let yamlStringify: typeof stringify | undefined;
+
 function markdownWithFrontmatter(frontmatter: Record<string, string>, body: string): string {
-  const yaml = stringify(frontmatter, { lineWidth: 0 });
+  // The YAML library is loaded on the first render, not when the guided engine is loaded (a server start).
+  yamlStringify ??= (requireModule('yaml') as { stringify: typeof stringify }).stringify;
+  const yaml = yamlStringify(frontmatter, { lineWidth: 0 });
   return `---\n${yaml}---\n\n${withFinalNewline(body)}`;
 }
 

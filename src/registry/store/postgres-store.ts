@@ -5,7 +5,8 @@
  * follower. Every load verifies the bytes (their recorded SHA-256, then `verifyReleaseFile`), so a row changed behind
  * the store's back is never served. Migrations are data, applied under an advisory lock (src/postgres/).
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from '../../postgres/driver.js';
 import type { PoolConfig } from 'pg';
 import { LruCache, NotifyHub, sha256Hex } from '../../core/index.js';
 import { migrateSchema, PostgresListener, quoteSchema, withTransaction } from '../../postgres/index.js';
@@ -114,7 +115,7 @@ export class PostgresReleaseStore implements ReleaseStore {
   /** Connects and migrates (serialised across processes by an advisory lock). Idempotent. */
   async open(): Promise<void> {
     if (this.#pool !== undefined) return;
-    const pool = new pg.Pool(this.#config);
+    const pool = new (pgDriver().Pool)(this.#config);
     pool.on('error', () => {
       // An idle client failed; the pool drops it and the next query opens a fresh one.
     });

@@ -2,8 +2,9 @@
  * Every schema entry must pass the JSON Schema 2020-12 meta-schema and compile in strict mode, and must not use an id
  * the protocol publishes its own contracts under.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { checkSchemaDocument } from '../../core/index.js';
+import { ajv2020 } from '../../core/schema.js';
 import type { JsonObject } from '../../core/index.js';
 import { ProblemCode, entryKey, quoted } from '../problems.js';
 import type { Path } from '../problems.js';
@@ -17,7 +18,7 @@ let locator: Ajv2020 | undefined;
  * authored schema, never into participant data); the document root when unknown.
  */
 function failingPointer(schema: JsonObject): Path {
-  locator ??= new Ajv2020({ strict: true, allErrors: false, logger: false });
+  locator ??= new (ajv2020())({ strict: true, allErrors: false, logger: false });
   try {
     if (locator.validateSchema(schema) === true) return [];
   } catch {

@@ -1,6 +1,7 @@
 /**
- * The definition catalog: code-defined flows registered once, checked and compiled at registration, then resolved by
- * exact name@version (a run pins the version it started with).
+ * The definition catalog: code-defined flows registered once, checked and compiled at registration (a schema Rimthan
+ * ships, the example flow's, on its first use: core/shipped-schemas.ts), then resolved by exact name@version (a run
+ * pins the version it started with).
  */
 import { RimthanError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
@@ -108,9 +109,9 @@ function compileDefinition(compiler: SchemaCompiler, spec: FlowSpec<JsonObject, 
   let validateResume: CompiledSchema = () => NO_RESUME;
   let validateState: CompiledSchema = () => ANY_STATE;
   try {
-    validateInput = compiler.compile(inputSchema);
-    if (resumeSchema !== undefined) validateResume = compiler.compile(resumeSchema);
-    if (stateSchema !== undefined) validateState = compiler.compile(stateSchema);
+    validateInput = compiler.compileOrDefer(inputSchema);
+    if (resumeSchema !== undefined) validateResume = compiler.compileOrDefer(resumeSchema);
+    if (stateSchema !== undefined) validateState = compiler.compileOrDefer(stateSchema);
   } catch (cause) {
     throw new RimthanError('invalid_definition', 'a flow schema does not compile', { cause });
   }

@@ -12,7 +12,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from '../../postgres/driver.js';
 import { RimthanError } from '../../core/errors.js';
 import { migratePostgres, quoteSchema } from './postgres-schema.js';
 import { activityValues, rowToActivity, rowToRun, type ActivityRow, type CheckpointRow, type RunRow } from './rows.js';
@@ -148,7 +149,7 @@ export async function migrateStore(options: MigrateStoreOptions): Promise<Migrat
   await upgrade.close();
   const schema = options.to.schema ?? 'public';
   const q = quoteSchema(schema);
-  const pool = new pg.Pool({ connectionString: options.to.connectionString, max: 1 });
+  const pool = new (pgDriver().Pool)({ connectionString: options.to.connectionString, max: 1 });
   pool.on('error', () => undefined);
   const db = new Database(options.from, { timeout: 5000 });
   try {

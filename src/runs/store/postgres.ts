@@ -6,7 +6,8 @@
  * (synchronous_commit on) before it is acknowledged. Leases use FOR UPDATE SKIP LOCKED under READ COMMITTED; wake-ups
  * travel as NOTIFY on one channel per schema and arrive through one dedicated LISTEN connection.
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from '../../postgres/driver.js';
 import type { PoolConfig } from 'pg';
 import { RimthanError } from '../../core/errors.js';
 import { NotifyHub } from '../../core/notify-hub.js';
@@ -104,7 +105,7 @@ export class PostgresRunStore implements RunStore {
   /** Connects the pool and migrates the schema (serialised across processes by an advisory lock). Idempotent. */
   async open(): Promise<void> {
     if (this.#state !== undefined) return;
-    const pool = new pg.Pool(this.#config);
+    const pool = new (pgDriver().Pool)(this.#config);
     pool.on('error', () => {
       // An idle client failed; the pool drops it and the next query opens a fresh one.
     });

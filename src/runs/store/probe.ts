@@ -3,7 +3,7 @@
  * check before `open()`, which would create a missing SQLite file and migrate an empty database or schema.
  */
 import Database from 'better-sqlite3';
-import pg from 'pg';
+import { pgDriver } from '../../postgres/driver.js';
 import { existsSync, statSync } from 'node:fs';
 import { quoteSchema } from './postgres-schema.js';
 
@@ -26,7 +26,7 @@ function probeSqlite(path: string): StoreProbe {
 }
 
 async function probePostgres(connectionString: string, schema: string): Promise<StoreProbe> {
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
+  const client = new (pgDriver().Client)({ connectionString, connectionTimeoutMillis: 10_000 });
   client.on('error', () => {
     // A dropped connection fails the query below; nothing else listens.
   });

@@ -1,0 +1,60 @@
+/**
+ * The workflow-engine profile of `rimthan serve`, built once before serving: the signing key (its source said on
+ * stderr), the release store and its follower (the active release verified, or the start refused), and the profile
+ * itself. Loaded by serve.ts only for this profile, so a runs start never loads the guided engine.
+ */
+import { TokenSigner } from '../core/index.js';
+import { ANONYMOUS } from '../identity/principal.js';
+import { followerReleaseProvider } from '../mcp/release-provider.js';
+import { createMcpServer } from '../mcp/server.js';
+import { loadSigningSetup } from '../mcp/signing-key.js';
+import { createWorkflowEngineProfile } from '../mcp/workflow-engine-profile.js';
+import type { AdminSettings } from './admin-wiring.js';
+import { stringOption } from './args.js';
+import type { Parsed } from './args.js';
+import { checkpointMaxAgeMs } from './checkpoint-config.js';
+import type { CliIo } from './io.js';
+import { followReleases, openReleaseStore } from './release-store-config.js';
+import type { ServeObservability } from './serve-observability.js';
+import type { Serving } from './serving.js';
+
+/** Builds the workflow-engine profile; refusals (a bad key, no verified active release) throw before anything serves. */
+export async function serveWorkflowEngine(
+  parsed: Parsed,
+  io: CliIo,
+  maxBytes: number,
+  admin: AdminSettings | undefined,
+  obs: ServeObservability,
+): Promise<Serving> {
+  const maxAgeMs = checkpointMaxAgeMs(io.env);
+  const signing = loadSigningSetup(io.env);
+  if (signing.source === 'environment') {
+    io.err(`rimthan: signing checkpoints with key "${signing.ring.activeKeyId}" from RIMTHAN_WORKFLOW_SIGNING_SECRET`);
+  } else {
+    const verb = signing.created ? 'generated a new signing key in' : 'signing checkpoints with the key in';
+    io.err(`rimthan: ${verb} ${signing.path ?? ''} (set RIMTHAN_WORKFLOW_SIGNING_SECRET to manage keys yourself)`);
+  }
+  const store = await openReleaseStore(stringOption(parsed, 'releases'), io);
+  // With an Admin API the service may start empty: it becomes ready when a release is published and activated.
+  const follower = await followReleases(store, obs.followerEvents(), { allowEmpty: admin !== undefined });
+  obs.followReleases(follower);
+  const profile = obs.observed(
+    createWorkflowEngineProfile({
+      releases: followerReleaseProvider(follower),
+      signer: new TokenSigner(signing.ring),
+      checkpointMaxAgeMs: maxAgeMs,
+      maxArgumentBytes: maxBytes,
+      onFault: obs.onFault,
+    }),
+  );
+  return {
+    // An elicited question's request state is bound to the authenticated caller (none on stdio or without tokens).
+    serverFor: (principal) => createMcpServer(profile, principal.authenticated ? { principalId: principal.id } : {}),
+    stdioPrincipal: ANONYMOUS,
+    releases: { store, follower },
+    close: async () => {
+      await follower.stop();
+      await store.close();
+    },
+  };
+}
