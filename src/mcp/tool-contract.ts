@@ -153,6 +153,23 @@ function checkOne(
 }
 
 /**
+ * Checks a listed input view (never compiled: calls are validated against the full input schema): a closed object at
+ * its root and, unless shipped, a JSON Schema 2020-12 document.
+ */
+function checkListed(name: string, schema: JsonObject): void {
+  if (schema['type'] !== 'object' || schema['additionalProperties'] !== false) {
+    throw contractFault(name, 'listed input schema must be a closed object');
+  }
+  if (isShippedSchema(schema)) return;
+  const check = checkSchemaDocument(schema);
+  if (!check.ok)
+    throw contractFault(
+      name,
+      `listed input schema is not a JSON Schema 2020-12 document (${describeIssue(check.issues)})`,
+    );
+}
+
+/**
  * Checks (checkSchemaDocument) and compiles a profile's contracts with `options.compiler`. Throws `invalid_tool_contract` for a schema that is not a valid 2020-12 document, a root that is not
  * `type: "object"` (one such tool breaks every SDK client's tools/list), an open input schema, a missing description,
  * or a duplicate name.
@@ -184,7 +201,7 @@ export function compileToolContracts(
       ),
     );
     const listed = contract.listedInputSchema ?? contract.inputSchema;
-    if (listed !== contract.inputSchema) checkOne(name, 'input', listed, compiler);
+    if (listed !== contract.inputSchema) checkListed(name, listed);
     const listing: Tool = {
       name,
       description: contract.description,

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { digestJson, packageRoot } from '../../src/core/index.js';
 import type { JsonObject } from '../../src/core/index.js';
 import { memberDocuments } from '../../src/core/fragment-check.js';
-import { BUNDLE_BODY_SCHEMA } from '../../src/guided/checkpoint/bundle.js';
-import { CHECKPOINT_BODY_SCHEMA } from '../../src/guided/checkpoint/codec.js';
+import { boundBodySchema } from '../../src/guided/checkpoint/bound-token.js';
+import { BUNDLE_BODY_SCHEMA, BUNDLE_TOKEN_SCHEMA_V2 } from '../../src/guided/checkpoint/bundle.js';
+import { CHECKPOINT_BODY_SCHEMA, CHECKPOINT_TOKEN_SCHEMA_V2 } from '../../src/guided/checkpoint/codec.js';
 import { GUIDED_TOOL_CONTRACTS } from '../../src/guided/index.js';
 import { releaseNotesFlow } from '../../src/runs/index.js';
 import { RUN_TOOL_SPECS } from '../../src/tools/bundle.js';
@@ -21,12 +22,23 @@ export interface ShippedSchema {
   readonly schema: JsonObject;
 }
 
-function contractDocuments(name: string, input: JsonObject, output: JsonObject): ShippedSchema[] {
+function contractDocuments(
+  name: string,
+  input: JsonObject,
+  output: JsonObject,
+  listed: JsonObject = input,
+): ShippedSchema[] {
   const members = [...(memberDocuments(output) ?? new Map<string, JsonObject>())].map(([member, schema]) => ({
     source: `${name} output member ${member}`,
     schema,
   }));
-  return [{ source: `${name} input`, schema: input }, { source: `${name} output`, schema: output }, ...members];
+  const view = listed === input ? [] : [{ source: `${name} listed input`, schema: listed }];
+  return [
+    { source: `${name} input`, schema: input },
+    ...view,
+    { source: `${name} output`, schema: output },
+    ...members,
+  ];
 }
 
 function packagedReleaseSchemas(): ShippedSchema[] {
@@ -53,10 +65,17 @@ function exampleFlowSchemas(): ShippedSchema[] {
 /** Every shipped document, in a stable order (duplicates included: releases share schemas). */
 export function shippedSchemas(): ShippedSchema[] {
   return [
-    ...GUIDED_TOOL_CONTRACTS.flatMap((c) => contractDocuments(c.name, c.inputSchema, c.outputSchema)),
+    ...GUIDED_TOOL_CONTRACTS.flatMap((c) =>
+      contractDocuments(c.name, c.inputSchema, c.outputSchema, c.listedInputSchema),
+    ),
     ...RUN_TOOL_SPECS.flatMap((s) => contractDocuments(s.name, s.inputSchema, s.outputSchema)),
     { source: 'checkpoint token body', schema: CHECKPOINT_BODY_SCHEMA },
     { source: 'validation bundle token body', schema: BUNDLE_BODY_SCHEMA },
+    { source: 'checkpoint token body, version 2', schema: boundBodySchema('checkpoint', CHECKPOINT_TOKEN_SCHEMA_V2) },
+    {
+      source: 'validation bundle token body, version 2',
+      schema: boundBodySchema('validation-bundle', BUNDLE_TOKEN_SCHEMA_V2),
+    },
     ...exampleFlowSchemas(),
     ...packagedReleaseSchemas(),
   ];

@@ -28,16 +28,19 @@ export interface BoundTokens {
   binds(body: JsonObject, members: JsonObject): boolean;
 }
 
-/** The bound tokens of `kind` under token schema `schema` (its body check compiled once, here). */
+/** The closed body schema of version 2 tokens of `kind` under token schema `schema` (a shipped document). */
+export function boundBodySchema(kind: TokenKind, schema: string): JsonObject {
+  return closedObject({
+    schema: { type: 'string', enum: [schema] },
+    token_kind: { type: 'string', enum: [kind] },
+    key_id: keyIdSchema,
+    sha256: b64Digest,
+  });
+}
+
+/** The bound tokens of `kind` under token schema `schema` (their body check compiled on its first use). */
 export function boundTokens(kind: TokenKind, schema: string): BoundTokens {
-  const check = new SchemaCompiler({ unicodeLength: false }).compile(
-    closedObject({
-      schema: { type: 'string', enum: [schema] },
-      token_kind: { type: 'string', enum: [kind] },
-      key_id: keyIdSchema,
-      sha256: b64Digest,
-    }),
-  );
+  const check = new SchemaCompiler({ unicodeLength: false }).compileOrDefer(boundBodySchema(kind, schema));
   return {
     sign: (signer, members) => signer.sign(kind, { schema, sha256: digestOf(members) }),
     binds: (body, members) => check(body).ok && body['sha256'] === digestOf(members),
