@@ -20,6 +20,8 @@ Commands:
                             step per command or the whole scripted loop (.rimthan/workflow-session.json)
   admin publish|list|show|activate|rollback|migration-target
                             manage a service's releases through its Admin API (serve --admin-port)
+  rollout claude-code|codex write the files that connect an organisation's coding agents to its endpoint: a
+                            Claude Code plugin and managed settings, or Codex config.toml and requirements.toml
 
 Options:
   -h, --help                show help (also after any command)
@@ -216,6 +218,35 @@ Options:
 Exit codes: 0 done, 1 stopped (blocked, deterministic failures, failed validators, an answer or file needed) or
 failure, 2 usage error. Guide: docs/harness/participant.md.`;
 
+const ROLLOUT = `Usage:
+  rimthan rollout claude-code --url URL --out DIR [options]
+                   a Claude Code plugin marketplace in DIR: .claude-plugin/marketplace.json, the plugin in
+                   plugins/rimthan/ (.claude-plugin/plugin.json, .mcp.json naming the remote server, README.md, and
+                   the active packaged release's host assets for claude-code: agents/, skills/, commands/), and
+                   managed-settings.d/rimthan.json (extraKnownMarketplaces, enabledPlugins, allowedMcpServers)
+  rimthan rollout codex --url URL --out DIR [options]
+                   config.toml ([mcp_servers.rimthan]) and requirements.toml (the managed MCP allowlist entry)
+
+Options:
+  --url URL        the MCP endpoint participants connect to: https:// (http:// only on a loopback host), no
+                   credentials, query or fragment
+  --out DIR        the folder to write; it must be new or empty unless --force
+  --force          write into a folder that is not empty, overwriting the files rollout writes (nothing else)
+  --token-env NAME the environment variable each person keeps their bearer token in (default RIMTHAN_TOKEN);
+                   the files name the variable, never a token
+  --oauth          participants sign in with OAuth through the host instead (rimthan serve --oauth-issuer ...)
+  --oauth-client-id ID
+                   with --oauth: a client id registered with the identity provider (default: the host registers
+                   itself dynamically)
+  --oauth-callback-port N
+                   claude-code, with --oauth: the fixed local port of the OAuth callback (for a pre-registered
+                   redirect URI)
+  --marketplace-source SOURCE
+                   claude-code: where participants' Claude Code reads the marketplace from, as the managed settings
+                   declare it: an absolute folder path (default: DIR), OWNER/REPO (GitHub) or a Git URL
+
+Prints each file it wrote. Guide: docs/harness/rollout.md.`;
+
 const TOPICS: Readonly<Record<string, string>> = {
   '': MAIN,
   serve: SERVE,
@@ -250,6 +281,9 @@ const TOPICS: Readonly<Record<string, string>> = {
   'admin activate': ADMIN,
   'admin rollback': ADMIN,
   'admin migration-target': ADMIN,
+  rollout: ROLLOUT,
+  'rollout claude-code': ROLLOUT,
+  'rollout codex': ROLLOUT,
 };
 
 /** The help text of a topic (the main help for an unknown one). */

@@ -42,8 +42,10 @@ const COMMANDS: Readonly<Record<string, Loader>> = {
   'admin activate': async () => (await import('./commands/admin.js')).adminActivate,
   'admin rollback': async () => (await import('./commands/admin.js')).adminRollback,
   'admin migration-target': async () => (await import('./commands/admin.js')).adminMigrationTarget,
+  'rollout claude-code': async () => (await import('./commands/rollout.js')).rolloutClaudeCode,
+  'rollout codex': async () => (await import('./commands/rollout.js')).rolloutCodex,
 };
-const GROUPS = new Set(['registry', 'runs', 'participant', 'admin']);
+const GROUPS = new Set(['registry', 'runs', 'participant', 'admin', 'rollout']);
 
 function isHelp(arg: string | undefined): boolean {
   return arg === '--help' || arg === '-h';

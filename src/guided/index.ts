@@ -37,3 +37,5 @@ export {
   RELEASE_ASSET_META_KEY,
 } from './host/skill-packages.js';
 export type { SkillFile, SkillPackage } from './host/skill-packages.js';
+export { pinnedHostAssetFiles } from './host/pinned-assets.js';
+export type { PinnedAdapterAssets, PinnedHostAsset } from './host/pinned-assets.js';

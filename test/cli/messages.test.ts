@@ -20,6 +20,7 @@ import type { DocumentedRow } from './support.js';
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const ROOT = packageRoot();
 const SOURCE = join(ROOT, 'releases', 'src', 'research-decision');
+const ENDPOINT = 'https://mcp.example.org/mcp';
 
 /** The rows of the "Exit codes and messages" table. */
 function rowsOfTable(): DocumentedRow[] {
@@ -291,6 +292,81 @@ describe('docs/cli.md: every message, with its exit code, from the real executab
     { row: '<code>: <message>', args: ['serve'], env: { RIMTHAN_WORKFLOW_SIGNING_KEY_ID: 'laptop-1' } },
     { row: '<code>: <message>', args: ['serve'], env: { XDG_STATE_HOME: at('insecure') } },
     { row: 'cannot <operation> <path>: <reason> (<code>)', args: ['serve'], env: { XDG_STATE_HOME: at('a-file') } },
+    { row: 'missing <group> subcommand', args: ['rollout'] },
+    { row: 'unknown command: <words>', args: ['rollout', 'cursor'] },
+    { row: 'expected <what>', args: ['rollout', 'codex', 'extra', '--url', ENDPOINT, '--out', at('rollout-new')] },
+    {
+      row: '--url URL is required (the MCP endpoint, e.g. https://mcp.example.org/mcp)',
+      args: ['rollout', 'codex', '--out', at('rollout-new')],
+    },
+    { row: '--out DIR is required', args: ['rollout', 'claude-code', '--url', ENDPOINT] },
+    {
+      row: '--token-env must name an environment variable (letters, digits and _, not starting with a digit)',
+      args: ['rollout', 'codex', '--url', ENDPOINT, '--out', at('rollout-new'), '--token-env', '1-TOKEN'],
+    },
+    {
+      row: '--marketplace-source must be an absolute folder path, OWNER/REPO (GitHub) or a Git URL (https://… or git@host:path)',
+      args: ['rollout', 'claude-code', '--url', ENDPOINT, '--out', at('rollout-new'), '--marketplace-source', 'a/b/c'],
+    },
+    {
+      row: '--<option> applies only to <what>',
+      args: ['rollout', 'claude-code', '--url', ENDPOINT, '--out', at('rollout-new'), '--oauth-client-id', 'x'],
+    },
+    {
+      row: '--<option> applies only to <what>',
+      args: ['rollout', 'codex', '--url', ENDPOINT, '--out', at('rollout-new'), '--oauth', '--token-env', 'T'],
+    },
+    {
+      row: '--<option> must be an integer from <min> to <max>',
+      args: [
+        'rollout',
+        'claude-code',
+        '--url',
+        ENDPOINT,
+        '--out',
+        at('rollout-new'),
+        '--oauth',
+        '--oauth-callback-port',
+        '0',
+      ],
+    },
+    {
+      row: '<setting> must be an https:// URL (http:// only on a loopback host)',
+      args: ['rollout', 'codex', '--url', 'http://mcp.example.org/mcp', '--out', at('rollout-new')],
+    },
+    {
+      row: '<setting> must be an https:// URL (http:// only on a loopback host)',
+      args: ['rollout', 'claude-code', '--url', 'mcp.example.org/mcp', '--out', at('rollout-new')],
+    },
+    {
+      row: "--url must have no credentials, query or fragment (it is written into every participant's files): participants authenticate with --token-env or --oauth",
+      args: [
+        'rollout',
+        'claude-code',
+        '--url',
+        'https://ann:s3cret-in-url@mcp.example.org/mcp',
+        '--out',
+        at('rollout-new'),
+      ],
+      secret: 's3cret-in-url',
+    },
+    {
+      row: "--url must have no credentials, query or fragment (it is written into every participant's files): participants authenticate with --token-env or --oauth",
+      args: ['rollout', 'codex', '--url', 'https://mcp.example.org/mcp?key=k3y-in-query', '--out', at('rollout-new')],
+      secret: 'k3y-in-query',
+    },
+    {
+      row: '<dir> is not empty: choose a new or empty folder, or pass --force to overwrite the files rollout writes there',
+      args: ['rollout', 'codex', '--url', ENDPOINT, '--out', at('existing')],
+    },
+    {
+      row: '<path> is not a folder (<what> is a folder)',
+      args: ['rollout', 'codex', '--url', ENDPOINT, '--out', at('a-file')],
+    },
+    {
+      row: 'cannot <operation> <path>: <reason> (<code>)',
+      args: ['rollout', 'claude-code', '--url', ENDPOINT, '--out', at('a-file', 'plugin')],
+    },
     {
       row: 'unexpected failure: <kind> (run again as `rimthan --debug <command> ...` for the stack)',
       args: ['runs', 'list', '--session', 's', '--store', store, '--flows', at('late.mjs')],

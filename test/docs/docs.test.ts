@@ -238,7 +238,15 @@ describe('CLI commands in the docs', () => {
   );
 
   test('the help lists the commands the docs are about', () => {
-    assert.deepEqual([...table.keys()].sort(), ['admin', 'console', 'participant', 'registry', 'runs', 'serve']);
+    assert.deepEqual([...table.keys()].sort(), [
+      'admin',
+      'console',
+      'participant',
+      'registry',
+      'rollout',
+      'runs',
+      'serve',
+    ]);
     assert.ok(mentions.length > 20, `found only ${mentions.length} rimthan command lines in the docs`);
   });
 
