@@ -19,7 +19,7 @@ import type { ServeProcess } from '../support/serve-process.js';
 import { claudeCodeBinary } from './support/host-bins.js';
 import { startOAuthEndpoint } from './support/oauth-endpoint.js';
 import { hostSkipReason, placeSystemFile, runHost, runningAsRoot } from './support/run-host.js';
-import type { HostRun } from './support/run-host.js';
+import type { HostExit } from './support/run-host.js';
 
 const claude = claudeCodeBinary();
 const skip = hostSkipReason('Claude Code', claude);
@@ -48,7 +48,11 @@ describe(`Claude Code ${claude?.version ?? ''} takes the rollout plugin`, { skip
   let serve: ServeProcess;
 
   /** `claude ARGS` with a HOME of its own (created when missing), in a project folder. */
-  const run = (home: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<HostRun> => {
+  const run = (
+    home: string,
+    args: readonly string[],
+    env: Readonly<Record<string, string>> = {},
+  ): Promise<HostExit> => {
     mkdirSync(at(home), { recursive: true });
     mkdirSync(at('project'), { recursive: true });
     return runHost(claude!, args, {

@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { DESK_ROUTE, SPIKE_ROUTE } from './scenarios/billing-queue.js';
 import { CLAUDE_CODE } from './support/host-profiles.js';
+import { hostSkipReason } from './support/run-host.js';
 import { HostWorld, resumeCalls } from './support/host-world.js';
 import { negotiation } from './support/tap-log.js';
 
 const binary = CLAUDE_CODE.binary();
-const skip =
-  binary === undefined && process.env['CI'] !== 'true' ? 'Claude Code is not installed (npm ci installs it)' : false;
+const skip = hostSkipReason('Claude Code', binary) ?? false;
 
 describe(`Claude Code ${binary?.version ?? ''} follows Rimthan`, { skip }, () => {
   const world = new HostWorld(CLAUDE_CODE);

@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { DESK_ROUTE, SPIKE_ROUTE } from './scenarios/billing-queue.js';
 import { CODEX } from './support/host-profiles.js';
+import { hostSkipReason } from './support/run-host.js';
 import { HostWorld } from './support/host-world.js';
 
 const binary = CODEX.binary();
-const skip =
-  binary === undefined && process.env['CI'] !== 'true' ? 'Codex is not installed (npm ci installs it)' : false;
+const skip = hostSkipReason('Codex', binary) ?? false;
 
 type Schema = { properties?: Record<string, Schema>; items?: Schema; type?: unknown };
 

@@ -5,10 +5,10 @@
  * (Rimthan's and `sha256sum`). Nothing of the host is simulated: its MCP client, deferred tools, permissions, file
  * tools and subagents are its own.
  */
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { MAIN } from '../../support/serve-process.js';
 import { claudeCodeBinary } from './host-bins.js';
+import { runHost } from './run-host.js';
 import { startHttpTap } from './http-tap.js';
 import type { HttpTap } from './http-tap.js';
 import { startModelEndpoint } from './model-endpoint.js';
@@ -48,39 +48,12 @@ export interface HostRun {
   readonly elapsedMs: number;
 }
 
-/** Runs a host CLI to its end with nothing on its stdin (a host that reads a piped stdin gets end of input). */
-export function runProcess(
-  file: string,
-  args: readonly string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      file,
-      [...args],
-      {
-        cwd: options.cwd,
-        env: options.env,
-        timeout: options.timeoutMs,
-        maxBuffer: 64 * 1024 * 1024,
-        killSignal: 'SIGKILL',
-      },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        resolve({ code, stdout, stderr });
-      },
-    );
-    child.stdin?.end();
-  });
-}
-
 export async function runClaudeCode(options: HostRunOptions): Promise<HostRun> {
   const binary = claudeCodeBinary();
   if (binary === undefined) throw new Error('@anthropic-ai/claude-code is not installed (npm ci installs it)');
   const { scratch } = options;
   const endpoint = await startModelEndpoint('anthropic-messages', options.model, { maxTurns: options.maxTurns });
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env['PATH'] ?? '',
+  const env: Record<string, string> = {
     HOME: scratch.home,
     XDG_STATE_HOME: join(scratch.home, '.local', 'state'),
     ANTHROPIC_BASE_URL: endpoint.url,
@@ -90,7 +63,7 @@ export async function runClaudeCode(options: HostRunOptions): Promise<HostRun> {
   };
   const tapLog = join(scratch.root, 'stdio-tap.jsonl');
   const timeoutMs = options.timeoutMs ?? 300_000;
-  const cli = (args: readonly string[]) => runProcess(binary.path, args, { cwd: scratch.repo, env, timeoutMs });
+  const cli = (args: readonly string[]) => runHost(binary, args, { cwd: scratch.repo, env, timeoutMs });
   let httpTap: HttpTap | undefined;
   try {
     const server = options.server;
@@ -122,7 +95,7 @@ export async function runClaudeCode(options: HostRunOptions): Promise<HostRun> {
             '--header',
             `Authorization: Bearer ${server.token}`,
           ]);
-    if (added.code !== 0) throw new Error(`claude mcp add failed: ${added.stderr}${added.stdout}`);
+    if (added.status !== 0) throw new Error(`claude mcp add failed: ${added.stderr}${added.stdout}`);
     const started = performance.now();
     const run = await cli([
       '-p',
@@ -139,7 +112,7 @@ export async function runClaudeCode(options: HostRunOptions): Promise<HostRun> {
       version: binary.version,
       requests: endpoint.requests,
       failures: endpoint.failures,
-      exitCode: run.code,
+      exitCode: run.status,
       stdout: run.stdout,
       stderr: run.stderr,
       tap: httpTap === undefined ? readTap(tapLog) : [...httpTap.entries],

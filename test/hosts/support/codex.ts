@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAIN } from '../../support/serve-process.js';
-import { runProcess } from './claude-code.js';
+import { runHost } from './run-host.js';
 import type { HostRun, HostRunOptions } from './claude-code.js';
 import { codexBinary } from './host-bins.js';
 import { startHttpTap } from './http-tap.js';
@@ -62,15 +62,14 @@ export async function runCodex(options: HostRunOptions): Promise<HostRun> {
         '',
       ].join('\n'),
     );
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env['PATH'] ?? '',
+    const env: Record<string, string> = {
       HOME: scratch.home,
       CODEX_HOME: codexHome,
       SCRIPTED_MODEL_KEY: 'scripted-model',
       ...(server.kind === 'http' ? { [TOKEN_VARIABLE]: server.token } : {}),
     };
     const started = performance.now();
-    const run = await runProcess(binary.path, ['exec', options.prompt], {
+    const run = await runHost(binary, ['exec', options.prompt], {
       cwd: scratch.repo,
       env,
       timeoutMs: options.timeoutMs ?? 300_000,
@@ -80,7 +79,7 @@ export async function runCodex(options: HostRunOptions): Promise<HostRun> {
       version: binary.version,
       requests: endpoint.requests,
       failures: endpoint.failures,
-      exitCode: run.code,
+      exitCode: run.status,
       stdout: run.stdout,
       stderr: run.stderr,
       tap: httpTap === undefined ? readTap(tapLog) : [...httpTap.entries],

@@ -10,34 +10,40 @@ import { dirname } from 'node:path';
 import { test } from 'node:test';
 import type { HostBinary } from './host-bins.js';
 
-export interface HostRun {
+/** How a host CLI's process ended and what it printed. */
+export interface HostExit {
   readonly status: number | null;
   readonly stdout: string;
   readonly stderr: string;
 }
 
-/** Runs `binary ARGS` with exactly `env` (plus PATH) in `cwd`; never throws for a non-zero exit. */
+/**
+ * Runs `binary ARGS` with exactly `env` (plus PATH) in `cwd`, with nothing on its stdin (a host that reads a piped stdin
+ * gets end of input), killed after the timeout; never throws for a non-zero exit.
+ */
 export function runHost(
   binary: HostBinary,
   args: readonly string[],
   opts: { readonly cwd: string; readonly env: Readonly<Record<string, string>>; readonly timeoutMs?: number },
-): Promise<HostRun> {
+): Promise<HostExit> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       binary.path,
       [...args],
       {
         cwd: opts.cwd,
         env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...opts.env },
         timeout: opts.timeoutMs ?? 120_000,
-        maxBuffer: 16 * 1024 * 1024,
+        maxBuffer: 64 * 1024 * 1024,
         encoding: 'utf8',
+        killSignal: 'SIGKILL',
       },
       (error, stdout, stderr) => {
         const code = (error as { code?: unknown } | null)?.code;
         resolve({ status: error === null ? 0 : typeof code === 'number' ? code : null, stdout, stderr });
       },
     );
+    child.stdin?.end();
   });
 }
 
