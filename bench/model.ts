@@ -37,6 +37,8 @@ export interface SuiteContext {
   readonly long: boolean;
   /** `--duration=SECONDS`: how long a soak part runs (the http suite's RSS window); undefined = the suite's default. */
   readonly durationSeconds?: number;
+  /** `--baseline=REV`: the Git revision a suite comparing Rimthan with itself builds as its baseline. */
+  readonly baseline?: string;
   /** `--parts=a,b`: run only these parts of a suite (undefined = all). */
   readonly parts: ReadonlySet<string> | undefined;
   /** Progress on stderr (never stdout, which carries the table). */

@@ -33,6 +33,11 @@ const SUITES: Readonly<Record<string, { file: string; summary: string }>> = {
     summary:
       'time to the first stdio answer of rimthan serve, cold (both profiles; initialize and server/discover) vs a bare SDK echo server',
   },
+  hosts: {
+    file: './suites/hosts.js',
+    summary:
+      'the real Claude Code and Codex CLIs through research-decision: bytes the model reads and is sent, turns, first answer vs an earlier build',
+  },
   postgres: {
     file: './suites/postgres.js',
     summary:
@@ -40,7 +45,7 @@ const SUITES: Readonly<Record<string, { file: string; summary: string }>> = {
   },
 };
 
-const HELP = `Usage: node dist/bench/run.js [suite ...] [--long] [--no-write] [--help]
+const HELP = `Usage: node dist/bench/run.js [suite ...] [--long] [--no-write] [--baseline=REV] [--help]
 
 Suites (default: all):
 ${Object.entries(SUITES)
@@ -52,7 +57,9 @@ Options:
   --no-write  do not write bench/results/latest.{json,md}
   --duration=S soak length in seconds (http: the RSS window; default 20, --long 300)
   --parts=a,b run only these parts of the chosen suites (guided: tools, prepare, token, contracts; runs: steps, starts,
-              history; startup: initialize, discover; postgres: steps, closed, starts, wal, workers, failover)
+              history; startup: initialize, discover; hosts: claude-code, codex; postgres: steps, closed, starts,
+              wal, workers, failover)
+  --baseline=REV the Git revision the hosts suite builds and runs as its baseline (default: its own, see the suite)
   --help      this text
 
 Every figure is printed next to a baseline measured in the same run, as a ratio, with absolute numbers alongside.
@@ -65,6 +72,7 @@ interface Options {
   readonly write: boolean;
   readonly parts: ReadonlySet<string> | undefined;
   readonly durationSeconds: number | undefined;
+  readonly baseline: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Options | 'help' | { error: string } {
@@ -73,6 +81,7 @@ function parseArgs(argv: readonly string[]): Options | 'help' | { error: string 
   let write = true;
   let parts: Set<string> | undefined;
   let durationSeconds: number | undefined;
+  let baseline: string | undefined;
   for (const arg of argv) {
     if (arg === '--help' || arg === '-h') return 'help';
     if (arg === '--long') long = true;
@@ -80,6 +89,9 @@ function parseArgs(argv: readonly string[]): Options | 'help' | { error: string 
     else if (arg.startsWith('--duration=')) {
       durationSeconds = Number(arg.slice('--duration='.length));
       if (!Number.isInteger(durationSeconds) || durationSeconds < 1) return { error: `bad ${arg}` };
+    } else if (arg.startsWith('--baseline=')) {
+      baseline = arg.slice('--baseline='.length);
+      if (!/^[A-Za-z0-9._/~^-]{1,100}$/.test(baseline)) return { error: `bad ${arg}` };
     } else if (arg.startsWith('--parts='))
       parts = new Set(
         arg
@@ -91,7 +103,7 @@ function parseArgs(argv: readonly string[]): Options | 'help' | { error: string 
     else if (SUITES[arg] === undefined) return { error: `unknown suite ${arg}` };
     else if (!suites.includes(arg)) suites.push(arg);
   }
-  return { suites: suites.length > 0 ? suites : Object.keys(SUITES), long, write, parts, durationSeconds };
+  return { suites: suites.length > 0 ? suites : Object.keys(SUITES), long, write, parts, durationSeconds, baseline };
 }
 
 function progress(message: string): void {
@@ -141,6 +153,7 @@ async function main(): Promise<number> {
     parts: parsed.parts,
     progress,
     ...(parsed.durationSeconds === undefined ? {} : { durationSeconds: parsed.durationSeconds }),
+    ...(parsed.baseline === undefined ? {} : { baseline: parsed.baseline }),
   };
   const results: SuiteResult[] = [];
   const start = nowNs();

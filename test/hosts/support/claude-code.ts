@@ -18,7 +18,13 @@ import { readTap, TAP_MAIN } from './tap-log.js';
 import type { TapEntry } from './tap-log.js';
 
 export type RimthanRegistration =
-  | { readonly kind: 'stdio'; readonly args: readonly string[]; readonly env?: Readonly<Record<string, string>> }
+  | {
+      readonly kind: 'stdio';
+      readonly args: readonly string[];
+      readonly env?: Readonly<Record<string, string>>;
+      /** The `rimthan` executable to serve with (default: this build's); the hosts bench passes a baseline build. */
+      readonly main?: string;
+    }
   | { readonly kind: 'http'; readonly url: string; readonly token: string };
 
 export interface HostRunOptions {
@@ -81,7 +87,7 @@ export async function runClaudeCode(options: HostRunOptions): Promise<HostRun> {
             tapLog,
             '--',
             process.execPath,
-            MAIN,
+            server.main ?? MAIN,
             'serve',
             ...server.args,
           ])

@@ -38,7 +38,7 @@ export async function runCodex(options: HostRunOptions): Promise<HostRun> {
       server.kind === 'stdio'
         ? [
             `command = ${toml(process.execPath)}`,
-            `args = [${[TAP_MAIN, tapLog, '--', process.execPath, MAIN, 'serve', ...server.args].map(toml).join(', ')}]`,
+            `args = [${[TAP_MAIN, tapLog, '--', process.execPath, server.main ?? MAIN, 'serve', ...server.args].map(toml).join(', ')}]`,
             `env = { XDG_STATE_HOME = ${toml(join(scratch.home, '.local', 'state'))} }`,
           ]
         : [`url = ${toml(httpTap?.url ?? server.url)}`, `bearer_token_env_var = ${toml(TOKEN_VARIABLE)}`];

@@ -53,13 +53,18 @@ export class HostWorld {
     return { kind: 'http', url: serve.url, token: TOKEN };
   }
 
-  /** One research-decision route on this host, asserted end to end. */
-  async research(scenario: Scenario, transport: Transport): Promise<{ run: HostRun; figures: RunFigures }> {
+  /** One research-decision route on this host, asserted end to end (over stdio, `main` may name another build). */
+  async research(
+    scenario: Scenario,
+    transport: Transport,
+    main?: string,
+  ): Promise<{ run: HostRun; figures: RunFigures }> {
     const scratch = this.scratch(scenario.id, scenario.repository);
+    const registration = await this.register(scratch, transport, []);
     const run = await this.host.run({
       scratch,
       model: guidedAgent({ scenario, host: this.host.vocabulary() }),
-      server: await this.register(scratch, transport, []),
+      server: registration.kind === 'stdio' && main !== undefined ? { ...registration, main } : registration,
       prompt: personPrompt(scenario),
       maxTurns: 90,
     });

@@ -21,6 +21,8 @@ export interface RunFigures {
   readonly toolDefinitions: ReadonlyMap<string, number>;
   /** Bytes of every Rimthan tool result (and resource read) the models read, main and subagents. */
   readonly resultBytes: number;
+  /** The same, in the main conversation only (what the person's agent read). */
+  readonly mainResultBytes: number;
   readonly exchanges: readonly RimthanExchange[];
   /** Bytes of every model request body the host sent. */
   readonly requestBytes: number;
@@ -87,6 +89,8 @@ export function runFigures(requests: readonly RecordedRequest[]): RunFigures {
     toolDefinitionBytes: [...definitions.values()].reduce((a, b) => a + b, 0),
     toolDefinitions: definitions,
     resultBytes: exchanges.reduce((a, e) => a + e.resultBytes, 0),
+    mainResultBytes:
+      lastMain === undefined ? 0 : rimthanExchanges(lastMain.transcript).reduce((a, e) => a + e.resultBytes, 0),
     exchanges,
     requestBytes: requests.reduce((a, r) => a + r.bytes, 0),
     turns: requests.length,
