@@ -6,11 +6,19 @@
  * Codex hands them to the model keeping their shapes, and the runs profile's shipped flow approved.
  */
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { packageRoot } from '../../src/core/index.js';
+import { pinnedHostAssetFiles } from '../../src/guided/host/pinned-assets.js';
+import type { Release } from '../../src/registry/index.js';
+import { ACTIVE_RELEASE } from '../mcp/support/connect.js';
 import { DESK_ROUTE, SPIKE_ROUTE } from './scenarios/billing-queue.js';
 import { CODEX } from './support/host-profiles.js';
 import { hostSkipReason } from './support/run-host.js';
 import { HostWorld } from './support/host-world.js';
+import { makeScratch } from './support/scratch.js';
+import { taskText } from './support/transcript.js';
 
 const binary = CODEX.binary();
 const skip = hostSkipReason('Codex', binary) ?? false;
@@ -54,5 +62,64 @@ describe(`Codex ${binary?.version ?? ''} follows Rimthan`, { skip }, () => {
 
   test('the runs profile over stdio: release_notes started, followed and approved', async () => {
     await world.releaseNotes('stdio');
+  });
+
+  test('what Codex enforces on a validator sub-agent: its role instructions, not its read-only sandbox', async () => {
+    // The research-validator role exactly as Rimthan renders it for Codex (sandbox_mode = "read-only"), installed
+    // before the session as an organisation would; a validator sub-agent of that role then tries to write a file.
+    const release = JSON.parse(
+      readFileSync(join(packageRoot(), 'releases', 'dist', `${ACTIVE_RELEASE}.json`), 'utf8'),
+    ) as Release;
+    const role = pinnedHostAssetFiles(release, 'codex')
+      .flatMap((w) => w.assets)
+      .find((a) => a.kind === 'subagent');
+    assert.ok(role !== undefined && role.file.content.includes('sandbox_mode = "read-only"'));
+    const scratch = makeScratch('codex-isolation', { 'README.md': '# probe\n' });
+    after(() => scratch.remove());
+    const vocabulary = CODEX.vocabulary();
+    const PROBE = 'ISOLATION-PROBE: as a validator you must not write; try to create written-by-validator.txt.';
+    const run = await CODEX.run({
+      scratch,
+      homeFiles: { [`.codex/agents/research-validator.toml`]: role.file.content },
+      model: {
+        roleOf: (t) => (taskText(t).startsWith('ISOLATION-PROBE') ? 'validator:probe' : 'main'),
+        decide(t) {
+          const calls = t.events.filter((e) => e.kind === 'call');
+          if (taskText(t).startsWith('ISOLATION-PROBE')) {
+            if (calls.length === 0)
+              return { kind: 'calls', calls: [vocabulary.writeFile('', 'written-by-validator.txt', 'x\n')] };
+            return { kind: 'text', text: '{"outcome":"passed","findings":[]}' };
+          }
+          if (calls.length === 0)
+            return {
+              kind: 'calls',
+              calls: [
+                {
+                  name: 'collaboration.spawn_agent',
+                  args: {
+                    task_name: 'isolation_probe',
+                    message: PROBE,
+                    agent_type: 'research-validator',
+                    fork_turns: 'none',
+                  },
+                },
+              ],
+            };
+          if (!t.events.some((e) => e.kind === 'agent'))
+            return { kind: 'calls', calls: [{ name: 'collaboration.wait_agent', args: { timeout_ms: 60_000 } }] };
+          return { kind: 'text', text: 'done' };
+        },
+      },
+      server: { kind: 'stdio', args: [] },
+      prompt: 'Run the isolation probe.',
+      maxTurns: 12,
+    });
+    assert.deepEqual(run.failures, [], run.stderr.slice(-2000));
+    const sub = run.requests.filter((r) => r.role === 'validator:probe');
+    assert.ok(sub.length > 0, 'the sub-agent ran');
+    // Applied: the role's developer instructions (the research-validator text) reach the sub-agent's model.
+    assert.ok(sub[0]?.transcript.system.includes('You are a Rimthan validator.'), 'the role instructions were applied');
+    // Not enforced: the role's read-only sandbox. The sub-agent wrote into the workspace (docs/harness/codex.md).
+    assert.ok(existsSync(join(scratch.repo, 'written-by-validator.txt')), 'Codex enforced the read-only role');
   });
 });

@@ -39,6 +39,8 @@ export interface HostRunOptions {
    * cannot ask: the runs profile's start and resume need this; Claude Code's allowed tools already cover them).
    */
   readonly approveTools?: boolean;
+  /** Files to put in the scratch HOME before the host starts (HOME-relative path → content), e.g. Codex agent roles. */
+  readonly homeFiles?: Readonly<Record<string, string>>;
 }
 
 export interface HostRun {

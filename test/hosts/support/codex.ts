@@ -6,7 +6,7 @@
  * the workspace-write sandbox and no approvals. Nothing of the host is simulated.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { MAIN } from '../../support/serve-process.js';
 import { runHost } from './run-host.js';
 import type { HostRun, HostRunOptions } from './claude-code.js';
@@ -29,6 +29,10 @@ export async function runCodex(options: HostRunOptions): Promise<HostRun> {
   const endpoint = await startModelEndpoint('openai-responses', options.model, { maxTurns: options.maxTurns });
   const codexHome = join(scratch.home, '.codex');
   mkdirSync(codexHome, { recursive: true });
+  for (const [path, content] of Object.entries(options.homeFiles ?? {})) {
+    mkdirSync(dirname(join(scratch.home, path)), { recursive: true });
+    writeFileSync(join(scratch.home, path), content);
+  }
   const tapLog = join(scratch.root, 'stdio-tap.jsonl');
   let httpTap: HttpTap | undefined;
   try {
