@@ -11,6 +11,7 @@ export {
 export type { JsonLimits, StrictJsonResult } from './strict-json.js';
 export { parseStrictJson, parseStrictJsonBytes } from './strict-json.js';
 export { sha256Hex, digestJson } from './digest.js';
+export { asciiJson } from './ascii-json.js';
 export type { CompiledSchema, SchemaCheck, SchemaIssue } from './schema.js';
 export { SchemaCompiler, checkSchemaDocument, warmDeferredSchemas } from './schema.js';
 export { isShippedSchema } from './shipped-schemas.js';

@@ -15,7 +15,7 @@ import type { Readable, Writable } from 'node:stream';
 import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, Server, Transport } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
-import { isJsonObject, parseStrictJsonBytes } from '../core/index.js';
+import { asciiJson, isJsonObject, parseStrictJsonBytes } from '../core/index.js';
 import { inspectMessages, jsonErrorBody } from './http-guards.js';
 import { WORKFLOW_ENGINE_MAX_REQUEST_BYTES } from './profile.js';
 import { RpcCode } from './wire.js';
@@ -224,12 +224,13 @@ export class StrictStdioTransport implements Transport {
   }
 
   /**
-   * Writes one message as one line; when the stream is full, resolves once it drains. Every sender waiting for the
+   * Writes one message as one line of ASCII-only JSON (core/ascii-json: a host that decodes each read on its own, as
+   * Codex does, never sees a character split); when the stream is full, resolves once it drains. Every sender waiting for the
    * same drain shares one listener, so hundreds of answers in flight add no listener per answer.
    */
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.write(`${JSON.stringify(message)}\n`)) {
+      if (this.write(`${asciiJson(message)}\n`)) {
         resolve();
         return;
       }

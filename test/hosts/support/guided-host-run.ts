@@ -64,6 +64,10 @@ export function assertGuidedRun(run: HostRun, scenario: Scenario, scratch: Scrat
     assert.ok(!body.includes(scenario.objective), `${request.role}: the subagent saw the person's request`);
   }
 
+  // No character reached the model damaged (Codex decodes each read of a stdio pipe on its own).
+  const damaged = run.requests.filter((r) => JSON.stringify(r.body).includes('\ufffd')).length;
+  assert.equal(damaged, 0, `${context}: ${String(damaged)} model requests hold U+FFFD`);
+
   // What is on disk is what the workflow accepted.
   for (const [artifact, drafts] of Object.entries(scenario.drafts)) {
     const path = ARTIFACT_PATHS[artifact];
