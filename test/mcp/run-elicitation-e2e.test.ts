@@ -82,8 +82,8 @@ describe('a run resumed through form elicitation (MCP 2026-07-28)', () => {
       const refusal = declined.value['error'] as JsonObject;
       assert.equal(refusal['code'], 'declined');
       // The refusal says what resumes the run: the tool, the run id and the field the form asked.
-      assert.match(String(refusal['message']), new RegExp(`workflow_run_resume again with run_id "${declinedRun}"`));
-      assert.match(String(refusal['message']), /resume object of approved/);
+      assert.match(refusal['message'] as string, new RegExp(`workflow_run_resume again with run_id "${declinedRun}"`));
+      assert.match(refusal['message'] as string, /resume object of approved/);
       assert.equal(await status(plain, declinedRun), 'interrupted');
 
       // Cancelled (the host dismissed the form, as `claude -p` does with every form): no answer at all, so the call

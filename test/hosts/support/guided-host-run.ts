@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { checkSession } from '../../../src/participant/index.js';
 import type { Scenario } from '../scenarios/billing-queue.js';
 import { SESSION_PATH } from './agent/guided-agent.js';
-import type { HostRun } from './claude-code.js';
+import type { HostRun } from './host-session.js';
 import { runFigures } from './run-figures.js';
 import type { RunFigures } from './run-figures.js';
 import type { Scratch } from './scratch.js';

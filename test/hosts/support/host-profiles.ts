@@ -7,7 +7,7 @@ import { claudeCodeVocabulary } from './agent/claude-code-vocabulary.js';
 import { codexVocabulary } from './agent/codex-vocabulary.js';
 import type { HostVocabulary } from './agent/host-vocabulary.js';
 import { runClaudeCode } from './claude-code.js';
-import type { HostRun, HostRunOptions } from './claude-code.js';
+import type { HostRun, HostRunOptions } from './host-session.js';
 import { runCodex } from './codex.js';
 import { claudeCodeBinary, codexBinary } from './host-bins.js';
 import type { HostBinary } from './host-bins.js';

@@ -11,7 +11,7 @@ import type { ServeProcess } from '../../support/serve-process.js';
 import type { Scenario } from '../scenarios/billing-queue.js';
 import { guidedAgent } from './agent/guided-agent.js';
 import { runsAgent } from './agent/runs-agent.js';
-import type { HostRun, RimthanRegistration } from './claude-code.js';
+import type { HostRun, RimthanRegistration } from './host-session.js';
 import { assertGuidedRun } from './guided-host-run.js';
 import type { HostProfile } from './host-profiles.js';
 import { personPrompt } from './person.js';
