@@ -1,7 +1,8 @@
 // Import rules between the rooms of src/ (docs/architecture.md draws them; CONTRIBUTING.md says why).
 // Checked by `npm run lint` (depcruise src) and by test/lint/layers.test.ts, which also proves each rule bites.
 /** Node modules that reach outside the process: files, network, processes, threads. */
-const IO_MODULES = '^(node:)?(fs|fs/promises|net|http|https|http2|tls|dgram|dns|child_process|cluster|worker_threads|readline)$';
+const IO_MODULES =
+  '^(node:)?(fs|fs/promises|net|http|https|http2|tls|dgram|dns|child_process|cluster|worker_threads|readline)$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -69,6 +70,9 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     exclude: { path: '^(dist|node_modules)/' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
   },
 };

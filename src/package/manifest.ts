@@ -20,7 +20,11 @@ export function packageFacts(): PackageFacts {
       const value = manifest[key];
       return typeof value === 'string' ? value : fallback;
     };
-    cached = { name: text('name', 'rimthan'), version: text('version', '0.0.0'), license: text('license', 'UNLICENSED') };
+    cached = {
+      name: text('name', 'rimthan'),
+      version: text('version', '0.0.0'),
+      license: text('license', 'UNLICENSED'),
+    };
   }
   return cached;
 }
