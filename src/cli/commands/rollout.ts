@@ -17,7 +17,8 @@ import {
 } from '../rollout/claude-code.js';
 import { CODEX_SERVER_NAME, codexFiles } from '../rollout/codex.js';
 import { rolloutSettings } from '../rollout/options.js';
-import { activePackagedRelease, packageFacts } from '../rollout/release.js';
+import { packageFacts } from '../../package/index.js';
+import { activePackagedRelease } from '../rollout/release.js';
 import { summaryLines, writeRolloutFiles } from '../rollout/write.js';
 import { ROLLOUT_CLAUDE_CODE_OPTIONS, ROLLOUT_CODEX_OPTIONS } from './rollout-options.js';
 

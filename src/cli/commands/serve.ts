@@ -12,7 +12,7 @@
  */
 import { warmDeferredSchemas } from '../../core/schema.js';
 import { ProfileName } from '../../mcp/profile.js';
-import { packageVersion } from '../../mcp/version.js';
+import { packageVersion } from '../../package/index.js';
 import { adminSettings } from '../admin-wiring.js';
 import type { AdminSettings } from '../admin-wiring.js';
 import { choiceOption, intOption, optionDefault, parseCommand, stringOption } from '../args.js';
