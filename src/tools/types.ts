@@ -3,7 +3,7 @@
  */
 import type { JsonObject } from '../core/index.js';
 import type { FlowCatalog } from '../runs/flow/catalog.js';
-import type { NewRunRecord, RunStore } from '../runs/store/types.js';
+import type { NewRunRecord, RunInsights, RunLedger } from '../runs/store/types.js';
 import type { SessionController } from '../runs/supervisor/types.js';
 import type { FaultReporter } from './faults.js';
 import type { RunToolResult } from './result.js';
@@ -53,7 +53,7 @@ export type PrepareRun = (record: NewRunRecord) => NewRunRecord | Promise<NewRun
 export interface RunToolsConfig {
   readonly sessionId: string;
   readonly catalog: RunToolsCatalog;
-  readonly store: RunStore;
+  readonly store: RunLedger & RunInsights;
   /** Must serve `sessionId` and provide start and history (plus resume and cancel). */
   readonly supervisor: SessionController;
   readonly now?: () => Date;
@@ -68,7 +68,7 @@ export interface RunToolsConfig {
 export interface ToolContext {
   readonly sessionId: string;
   readonly catalog: RunToolsCatalog;
-  readonly store: RunStore;
+  readonly store: RunLedger & RunInsights;
   readonly supervisor: SessionController;
   readonly now: () => Date;
   readonly newId: () => string;

@@ -4,11 +4,19 @@ import type { JsonObject } from '../../core/json.js';
 import type { ErrorContext, WarmStart } from '../executor/run-execution.js';
 import type { FlowCatalog } from '../flow/catalog.js';
 import type { RemovedVersions } from '../operator/deploy-check.js';
-import type { ActivityEntry, CommitLease, HistoryQuery, NewRunRecord, RunRecord, RunStore } from '../store/types.js';
+import type {
+  ActivityEntry,
+  CommitLease,
+  HistoryQuery,
+  NewRunRecord,
+  RunLedger,
+  RunQueue,
+  RunRecord,
+} from '../store/types.js';
 
 export interface SupervisorOptions {
-  /** An opened store; the supervisor never opens or closes it. */
-  readonly store: RunStore;
+  /** An opened store (its ledger and queue roles); the supervisor never opens or closes it. */
+  readonly store: RunLedger & RunQueue;
   readonly catalog: FlowCatalog;
   /** Lease owner name of this worker (default: a random UUID). At most 256 bytes. */
   readonly workerId?: string;
@@ -96,7 +104,7 @@ export interface LocalSlot {
 
 /** What the session commands need from the supervisor (internal). */
 export interface EngineHandle {
-  readonly store: RunStore;
+  readonly store: RunLedger & RunQueue;
   readonly catalog: FlowCatalog;
   readonly clock: Clock;
   /** Throws RimthanError('unavailable') unless the supervisor is started and not stopping. */
