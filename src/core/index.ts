@@ -9,7 +9,7 @@ export {
   MAX_CANONICAL_DEPTH,
 } from './canonical-json.js';
 export type { JsonLimits, StrictJsonResult } from './strict-json.js';
-export { parseStrictJson, parseStrictJsonBytes } from './strict-json.js';
+export { parseStrictJson, parseStrictJsonBytes, STRICT_JSON_DEFAULTS, StrictJsonReason } from './strict-json.js';
 export { sha256Hex, digestJson } from './digest.js';
 export { asciiJson } from './ascii-json.js';
 export type { CompiledSchema, SchemaCheck, SchemaIssue } from './schema.js';

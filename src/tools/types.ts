@@ -32,7 +32,7 @@ export interface RunToolAnnotations {
   readonly openWorldHint: boolean;
 }
 
-/** One framework-neutral tool: JSON text in, a bounded result out. `invoke` never throws. */
+/** One framework-neutral tool: JSON arguments in, a bounded result out. Neither entry point throws. */
 export interface RunTool {
   readonly name: RunToolName;
   readonly title: string;
@@ -41,7 +41,14 @@ export interface RunTool {
   readonly inputSchema: JsonObject;
   readonly outputSchema: JsonObject;
   readonly annotations: RunToolAnnotations;
+  /** Arguments as JSON text (a model's tool call, an adapter): parsed once, strictly. */
   invoke(jsonText: string): Promise<RunToolResult>;
+  /**
+   * Arguments a transport already parsed: judged exactly as their RFC 8785 text would be (same refusals, same words),
+   * without writing and re-parsing that text. The bundle's tools have it; a tool written by hand may leave it out,
+   * and its callers then send text.
+   */
+  invokeParsed?(args: unknown): Promise<RunToolResult>;
 }
 
 /**
