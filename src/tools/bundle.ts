@@ -51,7 +51,7 @@ function checkConfig(config: RunToolsConfig): void {
   for (const method of ['putInput', 'createRun', 'getRun', 'findByIdempotencyKey', 'listRuns']) {
     if (!hasMethod(config.store, method)) throw invalidConfig('store is required');
   }
-  for (const method of ['start', 'history', 'resume', 'cancel']) {
+  for (const method of ['start', 'history', 'resume', 'cancel', 'startNew']) {
     if (!hasMethod(config.supervisor, method)) throw invalidConfig(`supervisor must provide ${method}`);
   }
   if (config.supervisor.sessionId !== config.sessionId) throw invalidConfig('supervisor serves a different session');
@@ -130,7 +130,7 @@ function bind(
 
 /**
  * Builds the seven run tools for one session. Throws RimthanError('invalid_config') without a session ID, catalog,
- * store, or a supervisor that can start, resume, cancel and project history, and when the supervisor serves a
+ * store, or a supervisor that can start (and start new runs), resume, cancel and project history, and when the supervisor serves a
  * different session than `config.sessionId` (a bundle must never act on another session's runs).
  */
 export function createRunTools(config: RunToolsConfig): RunTool[] {

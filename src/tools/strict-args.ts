@@ -11,7 +11,7 @@ import type { JsonObject, JsonValue, SchemaCompiler, SchemaIssue } from '../core
 
 /**
  * Size and nesting limits for one argument text. Documents (`input`, `resume`) may be 256 KiB in canonical form and
- * nest 32 levels (checked in canonical-object.ts); the text around them (other fields, whitespace, escapes that the
+ * nest 32 levels (checked in core/canonical-object.ts); the text around them (other fields, whitespace, escapes that the
  * canonical form writes shorter) must not make a valid document unsendable, so the raw text may be 1 MiB, the runs
  * profile's request cap, and nest 33.
  */

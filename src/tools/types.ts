@@ -3,8 +3,8 @@
  */
 import type { JsonObject } from '../core/index.js';
 import type { FlowCatalog } from '../runs/flow/catalog.js';
-import type { NewRunRecord, RunInsights, RunLedger } from '../runs/store/types.js';
-import type { SessionController } from '../runs/supervisor/types.js';
+import type { RunInsights, RunLedger } from '../runs/store/types.js';
+import type { PrepareRun, SessionController } from '../runs/supervisor/types.js';
 import type { FaultReporter } from './faults.js';
 import type { RunToolResult } from './result.js';
 
@@ -51,17 +51,13 @@ export interface RunTool {
   invokeParsed?(args: unknown): Promise<RunToolResult>;
 }
 
-/**
- * The host hook that may bind the artifact namespace of a new run. It may change only the five
- * `artifact_namespace` fields; any other difference refuses the start and nothing is created.
- */
-export type PrepareRun = (record: NewRunRecord) => NewRunRecord | Promise<NewRunRecord>;
+export type { PrepareRun } from '../runs/supervisor/types.js';
 
 export interface RunToolsConfig {
   readonly sessionId: string;
   readonly catalog: RunToolsCatalog;
   readonly store: RunLedger & RunInsights;
-  /** Must serve `sessionId` and provide start and history (plus resume and cancel). */
+  /** Must serve `sessionId` and provide start, startNew, history, resume and cancel. */
   readonly supervisor: SessionController;
   readonly now?: () => Date;
   /** Mints run IDs; defaults to `crypto.randomUUID`. Must return a nonzero UUID. */
