@@ -71,7 +71,8 @@ export interface RunToolsConfig {
 export interface ToolContext {
   readonly sessionId: string;
   readonly catalog: RunToolsCatalog;
-  readonly store: RunLedger & RunInsights;
+  /** The reads the handlers make themselves (a run, a page of runs); every write goes through the supervisor. */
+  readonly store: Pick<RunLedger, 'getRun'> & Pick<RunInsights, 'listRuns'>;
   readonly supervisor: SessionController;
   readonly now: () => Date;
   readonly newId: () => string;
