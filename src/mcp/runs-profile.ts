@@ -38,11 +38,13 @@ export interface RunsProfileFactory {
 }
 
 /**
- * Hands the tool the caller's arguments as RFC 8785 text. `JSON.stringify` would quietly turn a number the transport
- * decoded as Infinity (`1e400`) into `null` and drop keys it cannot see; canonical JSON refuses such a document
- * instead, so the tool's strict decoder always judges exactly what the caller sent.
+ * Hands the tool the caller's arguments as the transport parsed them (`invokeParsed`: no text round trip), or, to a
+ * tool without that entry point, as RFC 8785 text. `JSON.stringify` would quietly turn a number the transport decoded
+ * as Infinity (`1e400`) into `null` and drop keys it cannot see; canonical JSON refuses such a document instead, so
+ * the tool's strict decoder always judges exactly what the caller sent.
  */
 function invokeExactly(tool: RunTool, args: JsonObject): Promise<ToolOutcome> {
+  if (tool.invokeParsed !== undefined) return tool.invokeParsed(args);
   let text: string;
   try {
     text = canonicalJson(args);
