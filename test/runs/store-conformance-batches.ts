@@ -117,7 +117,7 @@ export function describeBatchAndOperatorCases(store: () => RunStore): void {
     assert.equal(await s.getRunById(other.run_id), undefined);
     await assert.rejects(
       s.createRun(newRun(session), { ...seedCommit(asRecord), run_id: randomUUID() }),
-      rimthanCode('invalid_argument'),
+      rimthanCode('invalid_arguments'),
     );
   });
 
@@ -220,7 +220,7 @@ export function describeBatchAndOperatorCases(store: () => RunStore): void {
     assert.deepEqual((await s.checkpointAt(a.run_id, 0))?.state, { step: 0 });
     assert.equal((await s.checkpointAt(a.run_id, 1))?.revision, step.checkpoint_revision);
     assert.equal(await s.checkpointAt(a.run_id, 2), undefined);
-    await assert.rejects(s.checkpointAt(a.run_id, -1), rimthanCode('invalid_argument'));
+    await assert.rejects(s.checkpointAt(a.run_id, -1), rimthanCode('invalid_arguments'));
     const counts = await s.statusCounts();
     assert.deepEqual(Object.keys(counts).sort(), [
       'cancelled',

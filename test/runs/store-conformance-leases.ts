@@ -65,7 +65,7 @@ export function describeLeaseAndOrderCases(store: () => RunStore, another: () =>
       patch: { status: RunStatus.Completed, updated_at: now() },
       lease,
     };
-    await assert.rejects(s.commit(finish), rimthanCode('invalid_argument'));
+    await assert.rejects(s.commit(finish), rimthanCode('invalid_arguments'));
   });
 
   test('a commit that leaves running clears the lease: a resumed run can be claimed at once by another worker', async () => {
@@ -111,7 +111,7 @@ export function describeLeaseAndOrderCases(store: () => RunStore, another: () =>
       [first.run_id],
     );
     const tooMany = Array.from({ length: 1001 }, () => randomUUID());
-    await assert.rejects(s.claimRuns('worker-c', HOUR, 10, tooMany), rimthanCode('invalid_argument'));
+    await assert.rejects(s.claimRuns('worker-c', HOUR, 10, tooMany), rimthanCode('invalid_arguments'));
   });
 
   test('commits of one run issued without waiting apply in call order; after a refused one the rest are refused', async () => {

@@ -186,7 +186,7 @@ export function describeRunStoreConformance(
       assert.equal(await store.requestCancel(randomUUID(), 'nobody', now()), undefined);
       await assert.rejects(
         store.requestCancel(created.run_id, 'x'.repeat(10_000), now()),
-        rimthanCode('invalid_argument'),
+        rimthanCode('invalid_arguments'),
       );
     });
 
@@ -208,8 +208,8 @@ export function describeRunStoreConformance(
         runs.filter((r) => sessions.includes(r.session_id)).map((r) => r.run_id);
       assert.deepEqual(mine(await store.unseededRuns(old(5), 100)), [first.run_id, second.run_id]);
       assert.deepEqual(mine(await store.unseededRuns(old(9), 100)), [first.run_id, second.run_id, young.run_id]);
-      await assert.rejects(store.unseededRuns(old(5), 0), rimthanCode('invalid_argument'));
-      await assert.rejects(store.unseededRuns(old(5), 101), rimthanCode('invalid_argument'));
+      await assert.rejects(store.unseededRuns(old(5), 0), rimthanCode('invalid_arguments'));
+      await assert.rejects(store.unseededRuns(old(5), 101), rimthanCode('invalid_arguments'));
     });
 
     test('a commit is all or nothing: a refused activity also drops its checkpoint', async () => {
@@ -303,7 +303,7 @@ export function describeRunStoreConformance(
         all.filter((e) => e.revision > 1),
       );
       const unknown = { after_revision: 1, after_event_id: randomUUID(), limit: 10 };
-      await assert.rejects(store.history(run.run_id, unknown), rimthanCode('invalid_argument'));
+      await assert.rejects(store.history(run.run_id, unknown), rimthanCode('invalid_arguments'));
     });
 
     test('runs are listed per session in creation order and paged with after_seq', async () => {
@@ -330,16 +330,16 @@ export function describeRunStoreConformance(
       await store.putInput(INPUT_SHA, INPUT_TEXT);
       assert.equal(await store.getInput(INPUT_SHA), INPUT_TEXT);
       assert.equal(await store.getInput(sha256Hex('never stored')), undefined);
-      await assert.rejects(store.putInput(sha256Hex('other'), INPUT_TEXT), rimthanCode('invalid_argument'));
+      await assert.rejects(store.putInput(sha256Hex('other'), INPUT_TEXT), rimthanCode('invalid_arguments'));
       const big = `{"a":"${'x'.repeat(256 * 1024)}"}`;
-      await assert.rejects(store.putInput(sha256Hex(big), big), rimthanCode('invalid_argument'));
+      await assert.rejects(store.putInput(sha256Hex(big), big), rimthanCode('invalid_arguments'));
     });
 
     test('oversized summaries and too many artifacts are refused', async () => {
       const session = randomUUID();
       await assert.rejects(
         store.createRun(newRun(session, { status_summary: 'é'.repeat(513) })),
-        rimthanCode('invalid_argument'),
+        rimthanCode('invalid_arguments'),
       );
       const artifacts = Array.from({ length: 129 }, (_, i) => ({
         id: `a${i}`,
@@ -347,7 +347,7 @@ export function describeRunStoreConformance(
         digest: INPUT_SHA,
         size: 1,
       }));
-      await assert.rejects(store.createRun(newRun(session, { artifacts })), rimthanCode('invalid_argument'));
+      await assert.rejects(store.createRun(newRun(session, { artifacts })), rimthanCode('invalid_arguments'));
       const created = await store.createRun(newRun(session, { artifacts: artifacts.slice(0, 128) }));
       assert.equal(created.artifacts.length, 128);
       const tooLong = {
@@ -355,7 +355,7 @@ export function describeRunStoreConformance(
         expected_record_revision: 0,
         patch: { status_summary: 'x'.repeat(1025), updated_at: now() },
       };
-      await assert.rejects(store.commit(tooLong), rimthanCode('invalid_argument'));
+      await assert.rejects(store.commit(tooLong), rimthanCode('invalid_arguments'));
     });
 
     test('claimRuns hands disjoint runnable runs to two workers and skips unseeded, interrupted and finished runs', async () => {
