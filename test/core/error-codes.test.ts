@@ -1,7 +1,7 @@
 /**
  * The error vocabulary (src/core/error-codes.ts): each code once, every code snake_case, the run tools' contract codes
  * (spec: run-tools-contract.md, and the harness guide that publishes them) all in it, each room's subset drawn from it,
- * and the retired spelling `invalid_argument` gone from the sources and docs.
+ * and the retired singular spelling of `invalid_arguments` gone from the sources and docs.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -113,7 +113,7 @@ describe('error vocabulary', () => {
     assert.deepEqual([...Object.values(RunToolErrorCode)].sort(), [...TOOL_CONTRACT_CODES].sort());
   });
 
-  test('the retired spelling invalid_argument is gone from sources, tests and docs', () => {
+  test('the retired singular spelling of invalid_arguments is gone from sources, tests and docs', () => {
     const root = packageRoot();
     const retired = ['invalid', 'argument'].join('_');
     const word = new RegExp(`\\b${retired}\\b`);
