@@ -4,7 +4,7 @@
  */
 import type { JsonObject } from '../core/index.js';
 import type { ActivityEntry, HistoryQuery } from '../runs/store/types.js';
-import { StoreArgumentError } from '../runs/store/argument-error.js';
+import { StoreArgumentError } from '../runs/store/index.js';
 import { STORE_LIMITS } from '../runs/store/validate.js';
 import { cutHistoryPage } from './history-page.js';
 import { refuse, runNotFound, RunToolErrorCode, succeed } from './result.js';

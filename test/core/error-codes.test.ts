@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { ERROR_CODES, isErrorCode, packageRoot } from '../../src/core/index.js';
+import { ERROR_CODES, isErrorCode } from '../../src/core/index.js';
 import {
   CLI_CODES,
   CONFIG_CODES,
@@ -25,6 +26,9 @@ import { ParticipantErrorCode } from '../../src/participant/errors.js';
 import { RELEASE_STORE_REFUSAL_CODES } from '../../src/registry/store/refusals.js';
 import { RunToolErrorCode } from '../../src/tools/result.js';
 
+/** The repository root (this file runs as dist/test/core/error-codes.test.js). */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '');
+
 const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 
 /** The codes the spec names for the run tools ("every error carries a stable string code (...)"). */
@@ -40,7 +44,7 @@ const SPEC_RUN_TOOL_CODES = [
 
 /** The backticked words of the harness guide's "Errors carry a stable `code` (...)" sentence. */
 function harnessGuideCodes(): string[] {
-  const text = readFileSync(join(packageRoot(), 'docs/harness/typescript-harness.md'), 'utf8');
+  const text = readFileSync(join(ROOT, 'docs/harness/typescript-harness.md'), 'utf8');
   const start = text.indexOf('Errors carry a stable `code`');
   assert.ok(start >= 0, 'the harness guide lists the run tools error codes');
   const sentence = text.slice(start, text.indexOf(' and a message', start));
@@ -114,7 +118,7 @@ describe('error vocabulary', () => {
   });
 
   test('the retired singular spelling of invalid_arguments is gone from sources, tests and docs', () => {
-    const root = packageRoot();
+    const root = ROOT;
     const retired = ['invalid', 'argument'].join('_');
     const word = new RegExp(`\\b${retired}\\b`);
     const files = [

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { canonicalJson, sha256Hex } from '../../src/core/index.js';
-import { StoreArgumentError } from '../../src/runs/store/argument-error.js';
+import { StoreArgumentError } from '../../src/runs/store/index.js';
 import type { NewRunRecord } from '../../src/runs/store/index.js';
 import type { RunTool } from '../../src/tools/index.js';
 import { assertNeverShown, openStack, SESSION_A, SESSION_B, spyController } from './harness.js';

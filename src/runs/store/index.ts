@@ -11,6 +11,7 @@ export { SqliteRunStore, type SqliteRunStoreOptions } from './sqlite.js';
 export { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations.js';
 export { probeRunStore, type StoreProbe } from './probe.js';
 export { STORE_LIMITS, isAllowedTransition } from './validate.js';
+export { StoreArgumentError } from './argument-error.js';
 export * from './types.js';
 
 /** Where a run store setting points: a SQLite file or a PostgreSQL connection string. */
