@@ -41,6 +41,5 @@ export {
 } from './request-state.js';
 export type { Clock } from './clock.js';
 export { systemClock } from './clock.js';
-export { packageRoot } from './package-root.js';
 export { LruCache } from './lru.js';
 export { NotifyHub } from './notify-hub.js';

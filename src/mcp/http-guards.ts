@@ -7,8 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonObject, RimthanError } from '../core/index.js';
 import type { JsonValue } from '../core/index.js';
-import { bearerChallenge } from '../identity/authenticator.js';
-import type { AuthRefusal, ChallengeOptions } from '../identity/authenticator.js';
+import { bearerChallenge } from '../identity/index.js';
+import type { AuthRefusal, ChallengeOptions } from '../identity/index.js';
 import { RpcCode } from './wire.js';
 
 export const CACHE_CONTROL = 'private, no-store';

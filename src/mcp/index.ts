@@ -39,6 +39,6 @@ export type { StdioOptions } from './stdio.js';
 export { loadSigningSetup, rimthanStateDirectory } from './signing-key.js';
 export type { SigningSetup } from './signing-key.js';
 export { CACHE_SCOPE_META_KEY, JsonRpcFault, RpcCode } from './wire.js';
-export { packageVersion } from './version.js';
+export { packageVersion } from '../package/index.js';
 export { RequestGuard } from './http-guards.js';
 export type { RequestGuardOptions } from './http-guards.js';

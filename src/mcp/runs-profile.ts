@@ -7,7 +7,7 @@
  * `tasks` as well, the profile serves the Tasks extension over the session's run handles (run-tasks.ts): tasks/get,
  * tasks/update, tasks/cancel, and `workflow_run_start` answered with a task to a client that declared the extension.
  */
-import { canonicalJson, RimthanError } from '../core/index.js';
+import { canonicalJson, LruCache, RimthanError } from '../core/index.js';
 import type { JsonObject, RequestStateCodec } from '../core/index.js';
 import { createRunHandles, RunToolName } from '../tools/index.js';
 import type { RunHandles, RunTool, RunToolsCatalog } from '../tools/index.js';
@@ -60,8 +60,7 @@ export function createRunsProfileFactory(opts: RunsProfileOptions): RunsProfileF
     throw new RimthanError('invalid_config', 'the Tasks extension of the runs profile needs the elicitation options');
   }
   let contracts: ReadonlyMap<string, CompiledToolContract> | undefined;
-  const profiles = new Map<string, McpProfile>();
-  const maxCached = opts.maxCachedSessions ?? 64;
+  const profiles = new LruCache<string, McpProfile>(opts.maxCachedSessions ?? 64);
 
   function contractsFor(tools: readonly RunTool[]): ReadonlyMap<string, CompiledToolContract> {
     if (contracts === undefined) {
@@ -131,18 +130,9 @@ export function createRunsProfileFactory(opts: RunsProfileOptions): RunsProfileF
   return {
     forSession(sessionId) {
       const cached = profiles.get(sessionId);
-      if (cached !== undefined) {
-        profiles.delete(sessionId);
-        profiles.set(sessionId, cached);
-        return cached;
-      }
+      if (cached !== undefined) return cached;
       const profile = build(sessionId);
       profiles.set(sessionId, profile);
-      while (profiles.size > maxCached) {
-        const oldest = profiles.keys().next().value;
-        if (oldest === undefined) break;
-        profiles.delete(oldest);
-      }
       return profile;
     },
   };

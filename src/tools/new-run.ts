@@ -3,8 +3,8 @@
  * five artifact-namespace fields and nothing else.
  */
 import { canonicalJson, isJsonObject } from '../core/index.js';
-import type { ArtifactNamespace, NewRunRecord } from '../runs/store/types.js';
-import { RunStatus } from '../runs/store/types.js';
+import type { ArtifactNamespace, NewRunRecord } from '../runs/store/index.js';
+import { RunStatus } from '../runs/store/index.js';
 import type { PrepareRun } from './types.js';
 
 export interface NewRunFields {

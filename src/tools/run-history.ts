@@ -3,9 +3,8 @@
  * while the run is still executing.
  */
 import type { JsonObject } from '../core/index.js';
-import type { ActivityEntry, HistoryQuery } from '../runs/store/types.js';
-import { StoreArgumentError } from '../runs/store/index.js';
-import { STORE_LIMITS } from '../runs/store/validate.js';
+import type { ActivityEntry, HistoryQuery } from '../runs/store/index.js';
+import { StoreArgumentError, STORE_LIMITS } from '../runs/store/index.js';
 import { cutHistoryPage } from './history-page.js';
 import { refuse, runNotFound, RunToolErrorCode, succeed } from './result.js';
 import type { RunToolResult } from './result.js';

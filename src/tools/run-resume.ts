@@ -3,8 +3,8 @@
  * exact definition version the run started with.
  */
 import type { JsonObject } from '../core/index.js';
-import type { RunRecord } from '../runs/store/types.js';
-import { RunStatus } from '../runs/store/types.js';
+import type { RunRecord } from '../runs/store/index.js';
+import { RunStatus } from '../runs/store/index.js';
 import { canonicalObject, firstIssue } from './canonical-object.js';
 import { refuse, runNotFound, RunToolErrorCode, succeed } from './result.js';
 import { safeRunResult } from './safe-result.js';

@@ -4,8 +4,8 @@
  * result once the seed checkpoint is durable. Any failing step is an error; nothing after it runs, and no success is reported for a run that did not start.
  */
 import type { JsonObject } from '../core/index.js';
-import type { RunRecord } from '../runs/store/types.js';
-import { RunStatus, StoreConflictError } from '../runs/store/types.js';
+import type { RunRecord } from '../runs/store/index.js';
+import { RunStatus, StoreConflictError } from '../runs/store/index.js';
 import { canonicalObject, firstIssue } from './canonical-object.js';
 import { applyPrepareRun, buildNewRun } from './new-run.js';
 import { refuse, RunToolErrorCode, succeed } from './result.js';

@@ -2,9 +2,9 @@
  * The run tools' public shapes and the dependencies a bundle is built from.
  */
 import type { JsonObject } from '../core/index.js';
-import type { FlowCatalog } from '../runs/flow/catalog.js';
-import type { NewRunRecord, RunStore } from '../runs/store/types.js';
-import type { SessionController } from '../runs/supervisor/types.js';
+import type { FlowCatalog } from '../runs/index.js';
+import type { NewRunRecord, RunStore } from '../runs/store/index.js';
+import type { SessionController } from '../runs/index.js';
 import type { FaultReporter } from './faults.js';
 import type { RunToolResult } from './result.js';
 

@@ -5,8 +5,8 @@
  */
 import { RimthanError } from '../../core/index.js';
 import type { ErrorCode } from '../../core/index.js';
-import type { Release } from '../model.js';
-import { isReleaseName } from '../naming.js';
+import type { Release } from '../model/release.js';
+import { isReleaseName } from '../model/naming.js';
 import { MAX_RELEASE_BYTES, verifyReleaseFile } from '../verify.js';
 import { isReleaseChannel, ReleaseChannel } from './types.js';
 import type { ChannelUpdate } from './types.js';
