@@ -83,8 +83,7 @@ class Refusal extends Error {
 function storeRefusal(error: unknown): AdminError | undefined {
   if (!isRimthanError(error)) return undefined;
   const e = error as { reason?: unknown; entry?: unknown };
-  const code = error.code === 'invalid_argument' ? 'invalid_arguments' : error.code;
-  return refuse(code, error.message, {
+  return refuse(error.code, error.message, {
     ...(typeof e.reason === 'string' ? { reason: e.reason } : {}),
     ...(typeof e.entry === 'string' ? { entry: e.entry } : {}),
   });

@@ -3,6 +3,7 @@
  * RIMTHAN_ADMIN_BEARER_TOKEN, a refusal turned into one line naming the server's code and HTTP status, an unreachable
  * server named by its URL. The token is never printed.
  */
+import { isErrorCode } from '../core/index.js';
 import { CommandFailed, reasonOf } from './errors.js';
 import type { CliIo } from './io.js';
 
@@ -74,7 +75,12 @@ export function adminClient(rawUrl: string, io: CliIo): AdminClient {
       const code = typeof error?.code === 'string' ? error.code : 'unexpected_answer';
       const message =
         typeof error?.message === 'string' ? error.message : 'the Admin API sent an answer that is not its JSON';
-      throw new CommandFailed(code, `${message} (${code}, HTTP ${response.status})`);
+      // The message names the code the server sent; the error's own code is one of ours (an older or newer server may
+      // answer with a word this client does not know).
+      throw new CommandFailed(
+        isErrorCode(code) ? code : 'unexpected_answer',
+        `${message} (${code}, HTTP ${response.status})`,
+      );
     },
   };
 }

@@ -4,6 +4,7 @@
  */
 import { inspect } from 'node:util';
 import { RimthanError } from '../core/index.js';
+import type { ErrorCode } from '../core/index.js';
 
 export const ExitCode = {
   Ok: 0,
@@ -15,6 +16,7 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 /** Wrong invocation: unknown command or option, missing or malformed argument. The message names the fix. */
 export class UsageError extends RimthanError {
   override readonly name = 'UsageError';
+  declare readonly code: 'usage';
   /** The help topic to point at (e.g. `registry build`). */
   readonly topic: string;
 
@@ -32,7 +34,7 @@ export class CommandFailed extends RimthanError {
   override readonly name = 'CommandFailed';
   readonly reported: boolean;
 
-  constructor(code: string, message: string, options: { reported?: boolean; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { reported?: boolean; cause?: unknown } = {}) {
     super(code, message, options.cause === undefined ? undefined : { cause: options.cause });
     this.reported = options.reported ?? false;
   }

@@ -3,7 +3,7 @@
  * its release routing (the checkpoint's pinned release) and the engine, through the one tool-call path (runToolCall),
  * then the output schema. Only the MCP framing is left out: the answer is the structured result or the tool error.
  */
-import { isJsonObject, parseStrictJson } from '../core/index.js';
+import { isErrorCode, isJsonObject, parseStrictJson } from '../core/index.js';
 import type { JsonObject, TokenSigner } from '../core/index.js';
 import type { GuidedToolName } from '../guided/index.js';
 import { createWorkflowEngineProfile, runToolCall } from '../mcp/index.js';
@@ -18,13 +18,12 @@ export type GuidedCall = (tool: GuidedToolName, args: JsonObject) => Promise<Gui
 function failureOf(text: string | undefined): ToolFailure {
   const parsed = text === undefined ? undefined : parseStrictJson(text);
   const error = parsed?.ok === true && isJsonObject(parsed.value) ? parsed.value['error'] : undefined;
-  if (!isJsonObject(error) || typeof error['code'] !== 'string' || typeof error['message'] !== 'string') {
+  const code = isJsonObject(error) ? error['code'] : undefined;
+  if (!isJsonObject(error) || typeof code !== 'string' || !isErrorCode(code) || typeof error['message'] !== 'string') {
     return { code: 'internal', message: 'internal error' };
   }
   const reason = error['reason'];
-  return typeof reason === 'string'
-    ? { code: error['code'], message: error['message'], reason }
-    : { code: error['code'], message: error['message'] };
+  return typeof reason === 'string' ? { code, message: error['message'], reason } : { code, message: error['message'] };
 }
 
 /** Guided calls against `releases`, signed and verified with `signer` (the same key ring the server uses). */

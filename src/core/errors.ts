@@ -1,12 +1,14 @@
 /**
- * The one error base class. `code` is a stable string a caller can branch on; `message` is safe to show (never
- * participant data); `cause` keeps the underlying fault for local diagnosis only.
+ * The one error base class. `code` is a stable word from the error vocabulary (error-codes.ts) a caller can branch on;
+ * `message` is safe to show (never participant data); `cause` keeps the underlying fault for local diagnosis only.
  */
+import type { ErrorCode } from './error-codes.js';
+
 export class RimthanError extends Error {
   override readonly name: string = 'RimthanError';
-  readonly code: string;
+  readonly code: ErrorCode;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
   }

@@ -29,6 +29,8 @@ export {
   MAX_RETIRED_KEYS,
 } from './tokens.js';
 export { RimthanError, isRimthanError } from './errors.js';
+export type { ErrorCode } from './error-codes.js';
+export { ERROR_CODES, isErrorCode } from './error-codes.js';
 export type { FlatAnswer, FlatChoice, FlatField, FlatForm, FlatStringFormat } from './flat-form.js';
 export { FLAT_FORM_LIMITS, flatFieldOf, flatFormOf, readFlatAnswer, withDefaults } from './flat-form.js';
 export type { PendingQuestion, RequestStateCall, VerifiedRequestState } from './request-state.js';

@@ -60,6 +60,7 @@ const MESSAGES: Record<RequestStateReason, string> = {
 /** A refused request state: `code` is always `request_state_invalid`, `reason` says why. */
 export class RequestStateError extends RimthanError {
   override readonly name = 'RequestStateError';
+  declare readonly code: 'request_state_invalid';
   readonly reason: RequestStateReason;
 
   constructor(reason: RequestStateReason) {

@@ -1,4 +1,5 @@
 import { RimthanError } from '../core/index.js';
+import type { ErrorCode } from '../core/index.js';
 
 /** Error codes the guided engine throws; the MCP layer turns them into structured tool errors. */
 export const GuidedErrorCode = {
@@ -6,7 +7,7 @@ export const GuidedErrorCode = {
   CheckpointError: 'workflow_checkpoint_error',
   /** A well-formed call that breaks the protocol (wrong report set, wrong host, unknown workflow, ...). */
   ProtocolError: 'workflow_protocol_error',
-} as const;
+} as const satisfies Readonly<Record<string, ErrorCode>>;
 export type GuidedErrorCode = (typeof GuidedErrorCode)[keyof typeof GuidedErrorCode];
 
 /** Why a protocol error was raised: a closed, participant-data-free word the caller may show or branch on. */

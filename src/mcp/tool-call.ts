@@ -12,13 +12,13 @@
 import { inputRequired } from '@modelcontextprotocol/server';
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import { canonicalJson, isJsonObject, isRimthanError } from '../core/index.js';
-import type { JsonObject, JsonValue, SchemaIssue } from '../core/index.js';
+import type { ErrorCode, JsonObject, JsonValue, SchemaIssue } from '../core/index.js';
 import type { CompiledToolContract } from './tool-contract.js';
 import { internalFault } from './wire.js';
 
 /** The error half of a tool outcome: a stable code and a message safe to show (no participant data). */
 export interface ToolFailure {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly message: string;
   /** A closed word narrowing the code (e.g. a guided protocol error's reason), when the engine gives one. */
   readonly reason?: string;
@@ -134,7 +134,7 @@ function successResult(
 }
 
 /** The safe parts of an engine error: code, message and (when it is a closed word) its reason. */
-function failureOf(error: { code: string; message: string }): ToolFailure {
+function failureOf(error: { code: ErrorCode; message: string }): ToolFailure {
   const reason = (error as { reason?: unknown }).reason;
   return typeof reason === 'string' && /^[a-z][a-z0-9_]{0,63}$/.test(reason)
     ? { code: error.code, message: error.message, reason }

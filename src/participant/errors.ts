@@ -4,6 +4,7 @@
  * edited). Messages name the cause (a workspace path, a validator id, a field) and never carry file contents.
  */
 import { RimthanError } from '../core/index.js';
+import type { ErrorCode } from '../core/index.js';
 
 export const ParticipantErrorCode = {
   /** A path is not a safe workspace-relative POSIX path (absolute, `..`, a reserved folder such as `.git`). */
@@ -38,7 +39,7 @@ export const ParticipantErrorCode = {
   /** The server refused or failed a call, or is not a Rimthan workflow-engine server on the session's release. */
   ServerRefused: 'server_refused',
   ServerMismatch: 'server_mismatch',
-} as const;
+} as const satisfies Readonly<Record<string, ErrorCode>>;
 export type ParticipantErrorCode = (typeof ParticipantErrorCode)[keyof typeof ParticipantErrorCode];
 
 /** A refusal of the participant library (see ParticipantErrorCode). */

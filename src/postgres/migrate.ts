@@ -29,7 +29,7 @@ const TABLE_NAME = /^[a-z_][a-z0-9_]{0,47}$/;
 
 async function applyNext(client: PoolClient, schema: string, plan: MigrationPlan): Promise<boolean> {
   const q = quoteSchema(schema);
-  if (!TABLE_NAME.test(plan.versionTable)) throw new RimthanError('invalid_argument', 'invalid version table name');
+  if (!TABLE_NAME.test(plan.versionTable)) throw new RimthanError('invalid_arguments', 'invalid version table name');
   const table = `${q}."${plan.versionTable}"`;
   await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${plan.lockKey}:${schema}`]);
   const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);

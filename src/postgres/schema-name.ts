@@ -6,7 +6,7 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,47}$/;
 /** Checks a schema name (lowercase identifier, ≤48 chars) and returns it quoted for SQL. */
 export function quoteSchema(schema: string): string {
   if (!SCHEMA_NAME.test(schema)) {
-    throw new RimthanError('invalid_argument', 'schema must be a lowercase identifier of at most 48 characters');
+    throw new RimthanError('invalid_arguments', 'schema must be a lowercase identifier of at most 48 characters');
   }
   return `"${schema}"`;
 }

@@ -58,6 +58,7 @@ export {
   ActivityKind,
   RunStatus,
   StoreConflictError,
+  StoreArgumentError,
   TERMINAL_STATUSES,
   STORE_LIMITS,
   SqliteRunStore,

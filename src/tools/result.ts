@@ -2,7 +2,7 @@
  * Outcomes of a run tool: a bounded JSON value, or an error with a stable code and a message safe to show to a model
  * (never input, resume payloads, flow state or a raw validator message).
  */
-import type { JsonObject } from '../core/index.js';
+import type { ErrorCode, JsonObject } from '../core/index.js';
 
 /** Stable error codes of the run tools (the reference returns bare strings; ours are branchable). */
 export const RunToolErrorCode = {
@@ -16,7 +16,7 @@ export const RunToolErrorCode = {
   /** The person asked through a form declined to answer (elicited resume only). */
   Declined: 'declined',
   Internal: 'internal',
-} as const;
+} as const satisfies Readonly<Record<string, ErrorCode>>;
 export type RunToolErrorCode = (typeof RunToolErrorCode)[keyof typeof RunToolErrorCode];
 
 const CODES: ReadonlySet<string> = new Set(Object.values(RunToolErrorCode));

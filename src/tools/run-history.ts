@@ -2,10 +2,9 @@
  * `workflow_run_history`: projected activity entries of one run, paged by revision (see history-page.ts), readable
  * while the run is still executing.
  */
-import { isRimthanError } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import type { ActivityEntry, HistoryQuery } from '../runs/store/index.js';
-import { STORE_LIMITS } from '../runs/store/index.js';
+import { StoreArgumentError, STORE_LIMITS } from '../runs/store/index.js';
 import { cutHistoryPage } from './history-page.js';
 import { refuse, runNotFound, RunToolErrorCode, succeed } from './result.js';
 import type { RunToolResult } from './result.js';
@@ -80,7 +79,7 @@ export const runHistorySpec: ToolSpec = {
     try {
       fetched = await ctx.supervisor.history(runId, query);
     } catch (error) {
-      if (afterEventId !== undefined && isRimthanError(error) && error.code === 'invalid_argument') {
+      if (afterEventId !== undefined && error instanceof StoreArgumentError) {
         return refuse(RunToolErrorCode.InvalidArguments, 'argument "after_event_id" is not an event of after_revision');
       }
       return ctx.fault(error, 'reading the run history');

@@ -154,7 +154,7 @@ for (const backend of BACKENDS) {
         code: 'release_unavailable',
       });
       await assert.rejects(store.setChannel({ channel: 'active', release: null, actor: 'a' }), {
-        code: 'invalid_argument',
+        code: 'invalid_arguments',
       });
       await store.setChannel({ channel: 'migration-target', release: 'test-2.0.0', actor: 'admin-a' });
       await store.setChannel({ channel: 'migration-target', release: null, expectedCurrent: 'test-2.0.0', actor: 'b' });

@@ -158,7 +158,7 @@ export function describeInsightsCases(store: () => RunStore): void {
       { limit: 10, after_session_id: 'x'.repeat(257) },
       { limit: 10, session_id: '' },
     ]) {
-      await assert.rejects(s.listSessions(query), rimthanCode('invalid_argument'), JSON.stringify(query));
+      await assert.rejects(s.listSessions(query), rimthanCode('invalid_arguments'), JSON.stringify(query));
     }
     assert.ok((await s.listSessions({ limit: 100 })).length <= 100);
   });

@@ -116,7 +116,7 @@ export function describeLedgerBatchCases(store: () => RunStore): void {
     assert.equal(await s.getRunById(other.run_id), undefined);
     await assert.rejects(
       s.createRun(newRun(session), { ...seedCommit(asRecord), run_id: randomUUID() }),
-      rimthanCode('invalid_argument'),
+      rimthanCode('invalid_arguments'),
     );
   });
 

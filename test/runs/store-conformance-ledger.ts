@@ -140,7 +140,7 @@ export function describeLedgerCases(store: () => RunStore, another: () => Promis
     assert.equal(await store().requestCancel(randomUUID(), 'nobody', now()), undefined);
     await assert.rejects(
       store().requestCancel(created.run_id, 'x'.repeat(10_000), now()),
-      rimthanCode('invalid_argument'),
+      rimthanCode('invalid_arguments'),
     );
   });
 
@@ -235,7 +235,7 @@ export function describeLedgerCases(store: () => RunStore, another: () => Promis
       all.filter((e) => e.revision > 1),
     );
     const unknown = { after_revision: 1, after_event_id: randomUUID(), limit: 10 };
-    await assert.rejects(store().history(run.run_id, unknown), rimthanCode('invalid_argument'));
+    await assert.rejects(store().history(run.run_id, unknown), rimthanCode('invalid_arguments'));
   });
 
   test('inputs are stored once by digest and refused when the digest does not match', async () => {
@@ -243,16 +243,16 @@ export function describeLedgerCases(store: () => RunStore, another: () => Promis
     await store().putInput(INPUT_SHA, INPUT_TEXT);
     assert.equal(await store().getInput(INPUT_SHA), INPUT_TEXT);
     assert.equal(await store().getInput(sha256Hex('never stored')), undefined);
-    await assert.rejects(store().putInput(sha256Hex('other'), INPUT_TEXT), rimthanCode('invalid_argument'));
+    await assert.rejects(store().putInput(sha256Hex('other'), INPUT_TEXT), rimthanCode('invalid_arguments'));
     const big = `{"a":"${'x'.repeat(256 * 1024)}"}`;
-    await assert.rejects(store().putInput(sha256Hex(big), big), rimthanCode('invalid_argument'));
+    await assert.rejects(store().putInput(sha256Hex(big), big), rimthanCode('invalid_arguments'));
   });
 
   test('oversized summaries and too many artifacts are refused', async () => {
     const session = randomUUID();
     await assert.rejects(
       store().createRun(newRun(session, { status_summary: 'é'.repeat(513) })),
-      rimthanCode('invalid_argument'),
+      rimthanCode('invalid_arguments'),
     );
     const artifacts = Array.from({ length: 129 }, (_, i) => ({
       id: `a${i}`,
@@ -260,7 +260,7 @@ export function describeLedgerCases(store: () => RunStore, another: () => Promis
       digest: INPUT_SHA,
       size: 1,
     }));
-    await assert.rejects(store().createRun(newRun(session, { artifacts })), rimthanCode('invalid_argument'));
+    await assert.rejects(store().createRun(newRun(session, { artifacts })), rimthanCode('invalid_arguments'));
     const created = await store().createRun(newRun(session, { artifacts: artifacts.slice(0, 128) }));
     assert.equal(created.artifacts.length, 128);
     const tooLong = {
@@ -268,6 +268,6 @@ export function describeLedgerCases(store: () => RunStore, another: () => Promis
       expected_record_revision: 0,
       patch: { status_summary: 'x'.repeat(1025), updated_at: now() },
     };
-    await assert.rejects(store().commit(tooLong), rimthanCode('invalid_argument'));
+    await assert.rejects(store().commit(tooLong), rimthanCode('invalid_arguments'));
   });
 }

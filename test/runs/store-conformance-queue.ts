@@ -36,8 +36,8 @@ export function describeQueueCases(store: () => RunStore, another: () => Promise
       runs.filter((r) => sessions.includes(r.session_id)).map((r) => r.run_id);
     assert.deepEqual(mine(await store().unseededRuns(old(5), 100)), [first.run_id, second.run_id]);
     assert.deepEqual(mine(await store().unseededRuns(old(9), 100)), [first.run_id, second.run_id, young.run_id]);
-    await assert.rejects(store().unseededRuns(old(5), 0), rimthanCode('invalid_argument'));
-    await assert.rejects(store().unseededRuns(old(5), 101), rimthanCode('invalid_argument'));
+    await assert.rejects(store().unseededRuns(old(5), 0), rimthanCode('invalid_arguments'));
+    await assert.rejects(store().unseededRuns(old(5), 101), rimthanCode('invalid_arguments'));
   });
 
   test('claimRuns hands disjoint runnable runs to two workers and skips unseeded, interrupted and finished runs', async () => {
@@ -139,7 +139,7 @@ export function describeQueueCases(store: () => RunStore, another: () => Promise
       patch: { status: RunStatus.Completed, updated_at: now() },
       lease,
     };
-    await assert.rejects(s.commit(finish), rimthanCode('invalid_argument'));
+    await assert.rejects(s.commit(finish), rimthanCode('invalid_arguments'));
   });
 
   test('a commit that leaves running clears the lease: a resumed run can be claimed at once by another worker', async () => {
@@ -185,7 +185,7 @@ export function describeQueueCases(store: () => RunStore, another: () => Promise
       [first.run_id],
     );
     const tooMany = Array.from({ length: 1001 }, () => randomUUID());
-    await assert.rejects(s.claimRuns('worker-c', HOUR, 10, tooMany), rimthanCode('invalid_argument'));
+    await assert.rejects(s.claimRuns('worker-c', HOUR, 10, tooMany), rimthanCode('invalid_arguments'));
   });
 
   test('a queued seed waits as pending with its seed durable, and the claim that takes it makes it running', async () => {
@@ -243,7 +243,7 @@ export function describeQueueCases(store: () => RunStore, another: () => Promise
     assert.deepEqual((await s.checkpointAt(a.run_id, 0))?.state, { step: 0 });
     assert.equal((await s.checkpointAt(a.run_id, 1))?.revision, step.checkpoint_revision);
     assert.equal(await s.checkpointAt(a.run_id, 2), undefined);
-    await assert.rejects(s.checkpointAt(a.run_id, -1), rimthanCode('invalid_argument'));
+    await assert.rejects(s.checkpointAt(a.run_id, -1), rimthanCode('invalid_arguments'));
     const counts = await s.statusCounts();
     assert.deepEqual(Object.keys(counts).sort(), [
       'cancelled',

@@ -12,7 +12,7 @@ test('openRunStore picks SQLite for sqlite:PATH and bare paths, PostgreSQL for p
 
 test('openRunStore refuses empty settings and unknown URL schemes instead of creating a file', () => {
   for (const spec of ['', '  ', 'sqlite:', 'mysql://root@localhost/db', 'http://example.com/runs']) {
-    assert.throws(() => openRunStore(spec), rimthanCode('invalid_argument'), spec);
+    assert.throws(() => openRunStore(spec), rimthanCode('invalid_arguments'), spec);
   }
 });
 
@@ -20,7 +20,7 @@ test('a PostgreSQL store refuses a schema name that is not a plain lowercase ide
   for (const schema of ['Public', 'a;drop', 'x"y', '', 'a'.repeat(49)]) {
     assert.throws(
       () => new PostgresRunStore({ connectionString: 'postgres://x@127.0.0.1/db', schema }),
-      rimthanCode('invalid_argument'),
+      rimthanCode('invalid_arguments'),
     );
   }
 });

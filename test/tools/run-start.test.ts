@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { canonicalJson, sha256Hex } from '../../src/core/index.js';
+import { StoreArgumentError } from '../../src/runs/store/index.js';
 import type { NewRunRecord } from '../../src/runs/store/index.js';
 import type { RunTool } from '../../src/tools/index.js';
 import { assertNeverShown, openStack, SESSION_A, SESSION_B, spyController } from './harness.js';
@@ -187,6 +188,22 @@ describe('workflow_run_start', () => {
       'unavailable',
     );
     assert.doesNotMatch(message, /disk on fire/);
+  });
+
+  test('a store refusing what the tool passed it is unavailable, not a caller error', async () => {
+    const refusing = stack.tools(SESSION_A, {
+      supervisor: {
+        ...spyController(stack, SESSION_A).controller,
+        start: () => Promise.reject(new StoreArgumentError('checkpoint state exceeds 4194304 bytes')),
+      },
+    });
+    const message = await stack.fails(
+      refusing,
+      'workflow_run_start',
+      { definition_name: 'counter_flow', definition_version: 'v1', input: { count: 1 } },
+      'unavailable',
+    );
+    assert.doesNotMatch(message, /checkpoint state/);
   });
 });
 

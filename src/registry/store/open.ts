@@ -16,13 +16,13 @@ export function isPostgresSpec(spec: string): boolean {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
 }
 
-/** Reads a release store setting; throws `invalid_argument` for a malformed URL or schema. */
+/** Reads a release store setting; throws `invalid_arguments` for a malformed URL or schema. */
 export function parseReleaseStoreSpec(spec: string): ReleaseStoreLocation {
   const value = spec.trim();
-  if (value.length === 0) throw new RimthanError('invalid_argument', 'the release store setting is empty');
+  if (value.length === 0) throw new RimthanError('invalid_arguments', 'the release store setting is empty');
   if (!isPostgresSpec(value)) {
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-      throw new RimthanError('invalid_argument', 'a release store is a folder or a postgres:// / postgresql:// URL');
+      throw new RimthanError('invalid_arguments', 'a release store is a folder or a postgres:// / postgresql:// URL');
     }
     return { kind: 'folder', path: value };
   }
@@ -30,11 +30,11 @@ export function parseReleaseStoreSpec(spec: string): ReleaseStoreLocation {
   try {
     url = new URL(value);
   } catch {
-    throw new RimthanError('invalid_argument', 'the PostgreSQL URL does not parse');
+    throw new RimthanError('invalid_arguments', 'the PostgreSQL URL does not parse');
   }
   const schema = url.searchParams.get('schema') ?? DEFAULT_RELEASE_SCHEMA;
   if (!SCHEMA.test(schema)) {
-    throw new RimthanError('invalid_argument', 'schema= must be a lowercase identifier of at most 48 characters');
+    throw new RimthanError('invalid_arguments', 'schema= must be a lowercase identifier of at most 48 characters');
   }
   url.searchParams.delete('schema');
   return { kind: 'postgres', connectionString: url.href, schema };

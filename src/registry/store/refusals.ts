@@ -4,19 +4,31 @@
  * channel and release, a compare-and-swap compares the same way.
  */
 import { RimthanError } from '../../core/index.js';
+import type { ErrorCode } from '../../core/index.js';
 import type { Release } from '../model/release.js';
 import { isReleaseName } from '../model/naming.js';
 import { MAX_RELEASE_BYTES, verifyReleaseFile } from '../verify.js';
 import { isReleaseChannel, ReleaseChannel } from './types.js';
 import type { ChannelUpdate } from './types.js';
 
+/** The codes a release store refuses with (both backends, the same words). */
+export const RELEASE_STORE_REFUSAL_CODES = [
+  'invalid_arguments',
+  'release_invalid',
+  'release_immutable',
+  'channel_conflict',
+  'release_unavailable',
+] as const satisfies readonly ErrorCode[];
+export type ReleaseStoreRefusalCode = (typeof RELEASE_STORE_REFUSAL_CODES)[number];
+
 /** A refused store operation; `entry` names the release entry (or digest) that failed verification. */
 export class ReleaseStoreRefusal extends RimthanError {
   override readonly name = 'ReleaseStoreRefusal';
+  declare readonly code: ReleaseStoreRefusalCode;
   readonly reason: string | undefined;
   readonly entry: string | undefined;
 
-  constructor(code: string, message: string, details: { reason?: string; entry?: string } = {}) {
+  constructor(code: ReleaseStoreRefusalCode, message: string, details: { reason?: string; entry?: string } = {}) {
     super(code, message);
     this.reason = details.reason;
     this.entry = details.entry;
@@ -49,24 +61,24 @@ export function immutableRefusal(release: string): ReleaseStoreRefusal {
   );
 }
 
-/** Checks the shape of a channel update (channel, release name, who); throws `invalid_argument`. */
+/** Checks the shape of a channel update (channel, release name, who); throws `invalid_arguments`. */
 export function checkChannelUpdate(update: ChannelUpdate): void {
   if (!isReleaseChannel(update.channel)) {
-    throw new ReleaseStoreRefusal('invalid_argument', 'channel must be active or migration-target');
+    throw new ReleaseStoreRefusal('invalid_arguments', 'channel must be active or migration-target');
   }
   if (update.release === null) {
     if (update.channel === ReleaseChannel.Active) {
-      throw new ReleaseStoreRefusal('invalid_argument', 'the active channel cannot be cleared');
+      throw new ReleaseStoreRefusal('invalid_arguments', 'the active channel cannot be cleared');
     }
   } else if (!isReleaseName(update.release)) {
-    throw new ReleaseStoreRefusal('invalid_argument', 'release must be a release name');
+    throw new ReleaseStoreRefusal('invalid_arguments', 'release must be a release name');
   }
   const expected = update.expectedCurrent;
   if (expected !== undefined && expected !== null && !isReleaseName(expected)) {
-    throw new ReleaseStoreRefusal('invalid_argument', 'expected_current must be a release name or null');
+    throw new ReleaseStoreRefusal('invalid_arguments', 'expected_current must be a release name or null');
   }
   if (update.actor.length === 0 || update.actor.length > 200) {
-    throw new ReleaseStoreRefusal('invalid_argument', 'the actor must be a principal id');
+    throw new ReleaseStoreRefusal('invalid_arguments', 'the actor must be a principal id');
   }
 }
 

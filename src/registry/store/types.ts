@@ -108,7 +108,7 @@ export interface ChannelUpdate {
 /**
  * A release store. Refusals are RimthanErrors with stable codes: `release_invalid` (does not verify; `entry` names
  * the failing entry), `release_immutable` (the name holds other bytes), `release_unavailable` (a channel may only name
- * a stored release that verifies), `channel_conflict` (a stale expected_current), `invalid_argument`.
+ * a stored release that verifies), `channel_conflict` (a stale expected_current), `invalid_arguments`.
  */
 export interface ReleaseStore {
   /** `folder` or `postgres`. */

@@ -7,12 +7,13 @@ import { execFile } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { RimthanError } from '../../core/errors.js';
+import type { ErrorCode } from '../../core/error-codes.js';
 
 const GIT_TIMEOUT_MS = 20_000;
 const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
 
 /** Runs `git -C dir ...args` and returns its stdout; `failure` is the code of a non-zero exit. */
-export function git(dir: string, args: readonly string[], failure: string, signal?: AbortSignal): Promise<string> {
+export function git(dir: string, args: readonly string[], failure: ErrorCode, signal?: AbortSignal): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     execFile(
       'git',

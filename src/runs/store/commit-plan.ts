@@ -6,7 +6,7 @@
  * `canChain` says when consecutive commits of one run may be written as one (PostgreSQL coalescing).
  */
 import { canonicalJson } from '../../core/canonical-json.js';
-import { RimthanError } from '../../core/errors.js';
+import { StoreArgumentError } from './argument-error.js';
 import { StoreConflictError, type Commit, type RunRecord } from './types.js';
 import { checkCommit, isAllowedTransition, isReopen, isTerminal, STORE_LIMITS } from './validate.js';
 
@@ -23,12 +23,12 @@ export interface PreparedCommit {
 export function prepareCommit(commit: Commit): PreparedCommit {
   const status = commit.patch.status;
   if (commit.lease !== undefined && status !== undefined && status !== 'running') {
-    throw new RimthanError('invalid_argument', 'a lease can only be taken by a commit that leaves the run running');
+    throw new StoreArgumentError('a lease can only be taken by a commit that leaves the run running');
   }
   if (commit.checkpoint === undefined) return { commit, checkpointState: undefined };
   const checkpointState = canonicalJson(commit.checkpoint.state);
   if (Buffer.byteLength(checkpointState, 'utf8') > STORE_LIMITS.maxCheckpointBytes) {
-    throw new RimthanError('invalid_argument', `checkpoint state exceeds ${STORE_LIMITS.maxCheckpointBytes} bytes`);
+    throw new StoreArgumentError(`checkpoint state exceeds ${STORE_LIMITS.maxCheckpointBytes} bytes`);
   }
   return { commit, checkpointState };
 }
@@ -37,7 +37,7 @@ export function prepareCommit(commit: Commit): PreparedCommit {
 export function prepareSeed(record: { readonly run_id: string }, seed: Commit): PreparedCommit {
   checkCommit(seed);
   if (seed.run_id !== record.run_id || seed.expected_record_revision !== 0) {
-    throw new RimthanError('invalid_argument', 'a seed written with createRun must be a commit on the new record');
+    throw new StoreArgumentError('a seed written with createRun must be a commit on the new record');
   }
   return prepareCommit(seed);
 }
@@ -56,7 +56,7 @@ export function planCommit(current: RunRecord, commit: Commit): RunRecord {
     throw new StoreConflictError(`run status cannot change from ${current.status} to ${status}`);
   }
   if (commit.lease !== undefined && status !== 'running') {
-    throw new RimthanError('invalid_argument', 'a lease can only be taken by a commit that leaves the run running');
+    throw new StoreArgumentError('a lease can only be taken by a commit that leaves the run running');
   }
   let checkpointRevision = current.checkpoint_revision;
   if (commit.checkpoint !== undefined) {

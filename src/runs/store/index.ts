@@ -1,7 +1,7 @@
 /**
  * The run stores: SQLite (embedded default) and PostgreSQL (shared by several workers), both behind RunStore.
  */
-import { RimthanError } from '../../core/errors.js';
+import { StoreArgumentError } from './argument-error.js';
 import { PostgresRunStore } from './postgres.js';
 import { SqliteRunStore } from './sqlite.js';
 import type { RunStore, StoreObserver } from './types.js';
@@ -11,6 +11,7 @@ export { SqliteRunStore, type SqliteRunStoreOptions } from './sqlite.js';
 export { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations.js';
 export { probeRunStore, type StoreProbe } from './probe.js';
 export { STORE_LIMITS, isAllowedTransition } from './validate.js';
+export { StoreArgumentError } from './argument-error.js';
 export * from './types.js';
 
 /** Where a run store setting points: a SQLite file or a PostgreSQL connection string. */
@@ -23,18 +24,15 @@ export type RunStoreLocation =
  */
 export function parseRunStoreSpec(spec: string): RunStoreLocation {
   const value = spec.trim();
-  if (value.length === 0) throw new RimthanError('invalid_argument', 'run store setting is empty');
+  if (value.length === 0) throw new StoreArgumentError('run store setting is empty');
   if (/^postgres(ql)?:\/\//i.test(value)) return { kind: 'postgres', connectionString: value };
   if (/^sqlite:/i.test(value)) {
     const path = value.slice('sqlite:'.length);
-    if (path.length === 0) throw new RimthanError('invalid_argument', 'sqlite: needs a file path');
+    if (path.length === 0) throw new StoreArgumentError('sqlite: needs a file path');
     return { kind: 'sqlite', path };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-    throw new RimthanError(
-      'invalid_argument',
-      'run store must be sqlite:PATH, a file path, or a postgres:// / postgresql:// URL',
-    );
+    throw new StoreArgumentError('run store must be sqlite:PATH, a file path, or a postgres:// / postgresql:// URL');
   }
   return { kind: 'sqlite', path: value };
 }

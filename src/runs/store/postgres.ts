@@ -9,6 +9,7 @@
 import type pg from 'pg';
 import type { PoolConfig } from 'pg';
 import { RimthanError } from '../../core/errors.js';
+import { StoreArgumentError } from './argument-error.js';
 import { NotifyHub } from '../../core/notify-hub.js';
 import { PostgresListener, pgDriver } from '../../postgres/index.js';
 import { planCommit, prepareCommit, prepareSeed } from './commit-plan.js';
@@ -275,8 +276,7 @@ export class PostgresRunStore implements RunStore {
         query.after_event_id,
       ]);
       const hit = found.rows[0];
-      if (hit === undefined)
-        throw new RimthanError('invalid_argument', 'after_event_id is not an event of after_revision');
+      if (hit === undefined) throw new StoreArgumentError('after_event_id is not an event of after_revision');
       ordinal = hit.ordinal;
     }
     const values = [run_id, query.after_revision, ordinal, query.limit];

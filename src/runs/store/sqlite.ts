@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { RimthanError } from '../../core/errors.js';
+import { StoreArgumentError } from './argument-error.js';
 import { GroupCommitWriter } from './group-commit.js';
 import { NotifyHub } from '../../core/notify-hub.js';
 import { RecordCache } from './record-cache.js';
@@ -309,7 +310,7 @@ export class SqliteRunStore implements RunStore {
         if (query.after_event_id !== undefined) {
           const found = sql.eventOrdinal.get(run_id, query.after_revision, query.after_event_id) as number | undefined;
           if (found === undefined) {
-            throw new RimthanError('invalid_argument', 'after_event_id is not an event of after_revision');
+            throw new StoreArgumentError('after_event_id is not an event of after_revision');
           }
           ordinal = found;
         }

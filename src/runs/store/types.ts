@@ -146,7 +146,7 @@ export interface Commit {
   readonly activities?: readonly Omit<ActivityEntry, 'run_id'>[];
   /**
    * Takes the run's lease for `worker_id` in the same transaction, so no separate claim write is needed. Only for a
-   * commit that leaves the run `running` (else `invalid_argument`); refused with `conflict` while another worker
+   * commit that leaves the run `running` (else `invalid_arguments`); refused with `conflict` while another worker
    * holds an unexpired lease.
    */
   readonly lease?: CommitLease;
@@ -229,7 +229,7 @@ export interface RunLedger {
   getInput(sha256: string): Promise<string | undefined>;
   /**
    * Creates a run (checkpoint_revision must be -1 and activity_cursor 0); duplicate run_id or
-   * (session_id, idempotency_key) → StoreConflictError; over-limit fields → RimthanError('invalid_argument').
+   * (session_id, idempotency_key) → StoreConflictError; over-limit fields → RimthanError('invalid_arguments').
    * With `seed` (a commit on the new record: expected_record_revision 0), the record and the seed are written in ONE
    * atomic, durable write and the seeded record is returned; a refusal of either writes neither (a start costs one
    * synced commit instead of two).
@@ -263,7 +263,7 @@ export interface RunLedger {
   checkpointAt(run_id: string, revision: number): Promise<Checkpoint | undefined>;
   /**
    * Entries ordered by (revision, ordinal), strictly after the cursor; cost O(limit). An after_event_id that is not in
-   * after_revision → RimthanError('invalid_argument'), so a cursor never silently skips entries.
+   * after_revision → RimthanError('invalid_arguments'), so a cursor never silently skips entries.
    */
   history(run_id: string, query: HistoryQuery): Promise<ActivityEntry[]>;
 }

@@ -1,8 +1,8 @@
 /**
  * Size limits and shape checks every store applies before touching storage, so both backends refuse the same inputs
- * with the same `invalid_argument` error. Messages name the field, never its value.
+ * with the same `invalid_arguments` error. Messages name the field, never its value.
  */
-import { RimthanError } from '../../core/errors.js';
+import { StoreArgumentError } from './argument-error.js';
 import { sha256Hex } from '../../core/digest.js';
 import {
   ActivityKind,
@@ -54,8 +54,8 @@ const TRANSITIONS: Readonly<Record<RunStatus, readonly RunStatus[]>> = {
   failed: [],
 };
 
-function invalid(message: string): RimthanError {
-  return new RimthanError('invalid_argument', message);
+function invalid(message: string): StoreArgumentError {
+  return new StoreArgumentError(message);
 }
 
 function utf8Bytes(text: string): number {
