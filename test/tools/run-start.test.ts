@@ -194,7 +194,7 @@ describe('workflow_run_start', () => {
     const refusing = stack.tools(SESSION_A, {
       supervisor: {
         ...spyController(stack, SESSION_A).controller,
-        start: () => Promise.reject(new StoreArgumentError('checkpoint state exceeds 4194304 bytes')),
+        startNew: () => Promise.reject(new StoreArgumentError('checkpoint state exceeds 4194304 bytes')),
       },
     });
     const message = await stack.fails(
