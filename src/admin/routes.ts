@@ -14,7 +14,7 @@
  *   DELETE /admin/channels/migration-target    clear the migration target (`?expected_current=` optional)
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendBody, sendJson } from '../http/index.js';
+import { pathPattern, sendBody, sendJson } from '../http/index.js';
 import type { Principal } from '../identity/index.js';
 import { isReleaseChannel, isReleaseName, ReleaseChannel } from '../registry/index.js';
 import type { ReleaseFollower, ReleaseStore } from '../registry/index.js';
@@ -48,14 +48,12 @@ export interface AdminRoute {
   handle(request: AdminRequest): Promise<void>;
 }
 
-const exact = (path: string): RegExp => new RegExp(`^${path.replace(/[/-]/g, '\\$&')}$`);
-
 /** readyz and metrics: served with or without a release store. */
 export function serviceRoutes(releases: AdminReleases | undefined, metrics: MetricsSource): AdminRoute[] {
   return [
     {
       method: 'GET',
-      pattern: exact('/admin/readyz'),
+      pattern: pathPattern('/admin/readyz'),
       handle: ({ res }) => {
         readyz(res, releases);
         return Promise.resolve();
@@ -63,7 +61,7 @@ export function serviceRoutes(releases: AdminReleases | undefined, metrics: Metr
     },
     {
       method: 'GET',
-      pattern: exact('/admin/metrics'),
+      pattern: pathPattern('/admin/metrics'),
       async handle({ res }) {
         sendBody(res, 200, await metrics.render(), metrics.contentType);
       },
@@ -98,7 +96,7 @@ export function releaseRoutes({ store, follower }: AdminReleases): AdminRoute[] 
   return [
     {
       method: 'GET',
-      pattern: exact('/admin/releases'),
+      pattern: pathPattern('/admin/releases'),
       async handle({ res }) {
         const [infos, channels] = await Promise.all([store.listReleases(), store.readChannels()]);
         sendJson(res, 200, { releases: infos.map((i) => releaseRow(i, channels)) });
@@ -106,7 +104,7 @@ export function releaseRoutes({ store, follower }: AdminReleases): AdminRoute[] 
     },
     {
       method: 'POST',
-      pattern: exact('/admin/releases'),
+      pattern: pathPattern('/admin/releases'),
       async handle({ req, res, who }) {
         const outcome = await store.publishRelease(await bodyBytes(req, ADMIN_LIMITS.releaseBytes), who.id);
         sendJson(res, outcome.created ? 201 : 200, outcome);
@@ -114,7 +112,7 @@ export function releaseRoutes({ store, follower }: AdminReleases): AdminRoute[] 
     },
     {
       method: 'GET',
-      pattern: /^\/admin\/releases\/([^/]+)$/,
+      pattern: pathPattern('/admin/releases/:release', '([^/]+)'),
       async handle({ res, params }) {
         const name = decodeURIComponent(params[0] ?? '');
         const info = isReleaseName(name) ? await store.releaseInfo(name) : undefined;
@@ -125,14 +123,14 @@ export function releaseRoutes({ store, follower }: AdminReleases): AdminRoute[] 
     },
     {
       method: 'GET',
-      pattern: exact('/admin/channels'),
+      pattern: pathPattern('/admin/channels'),
       async handle({ res }) {
         sendJson(res, 200, { channels: channelViews(await store.readChannels()) });
       },
     },
     {
       method: 'GET',
-      pattern: exact('/admin/channels/history'),
+      pattern: pathPattern('/admin/channels/history'),
       async handle({ res, url }) {
         const channel = url.searchParams.get('channel');
         if (channel !== null && !isReleaseChannel(channel)) {
@@ -148,7 +146,7 @@ export function releaseRoutes({ store, follower }: AdminReleases): AdminRoute[] 
     },
     {
       method: 'GET',
-      pattern: exact('/admin/audit'),
+      pattern: pathPattern('/admin/audit'),
       async handle({ res, url }) {
         const limit = limitOf(url);
         sendJson(res, 200, { audit: await store.auditTrail(limit === undefined ? {} : { limit }) });
@@ -156,7 +154,7 @@ export function releaseRoutes({ store, follower }: AdminReleases): AdminRoute[] 
     },
     ...[ReleaseChannel.Active, ReleaseChannel.MigrationTarget].map((channel): AdminRoute => ({
       method: 'PUT',
-      pattern: exact(`/admin/channels/${channel}`),
+      pattern: pathPattern(`/admin/channels/${channel}`),
       async handle({ req, res, who }) {
         const request = channelRequest(await jsonBody(req));
         const change = await store.setChannel({
@@ -171,7 +169,7 @@ export function releaseRoutes({ store, follower }: AdminReleases): AdminRoute[] 
     })),
     {
       method: 'DELETE',
-      pattern: exact(`/admin/channels/${ReleaseChannel.MigrationTarget}`),
+      pattern: pathPattern(`/admin/channels/${ReleaseChannel.MigrationTarget}`),
       async handle({ res, url, who }) {
         const expected = url.searchParams.get('expected_current');
         if (expected !== null && !isReleaseName(expected)) {

@@ -147,7 +147,7 @@ async function legacyExchange(server: Server, request: Request, body: unknown): 
   }
 }
 
-/** The request listener: guards, body cap, one stateless MCP exchange. Exported for embedding in another server. */
+/** The request listener: guards, body cap, one stateless MCP exchange (served by {@link startHttpTransport}). */
 export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const path = opts.path ?? '/mcp';
   const authenticator = authenticatorOf(opts);

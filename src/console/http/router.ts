@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject } from '../../core/index.js';
 import { SESSION_PATTERN } from '../runs-api.js';
 import type { ConsolePrincipal } from './auth.js';
-import { pathPattern, sendError, sendJson } from '../../http/index.js';
+import { sendError, sendJson } from '../../http/index.js';
 
 export interface ApiRequest {
   readonly req: IncomingMessage;
@@ -36,9 +36,7 @@ export interface ApiError {
 }
 
 /** `/api/releases/:release` → a pattern whose groups are the segments (src/http's SEGMENT). */
-export function path(template: string): RegExp {
-  return pathPattern(template);
-}
+export { pathPattern as path } from '../../http/index.js';
 
 /** Answers an outcome: the value as JSON (200), or the error with its code's status. */
 export function reply(res: ServerResponse, outcome: Outcome): void {
