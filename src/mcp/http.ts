@@ -31,7 +31,7 @@ import { inspectMessages } from './jsonrpc-checks.js';
 import { RpcCode } from './wire.js';
 
 /** Every MCP endpoint answer is private to its caller and never stored. */
-export const CACHE_CONTROL = 'private, no-store';
+const CACHE_CONTROL = 'private, no-store';
 
 export type { HttpTimeouts } from '../http/index.js';
 
