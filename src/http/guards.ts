@@ -5,8 +5,9 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { RimthanError } from '../core/index.js';
-import { bearerChallenge } from '../identity/index.js';
-import type { AuthRefusal, ChallengeOptions } from '../identity/index.js';
+// The authenticator module, not the identity index: a stdio serve loads src/http but never the JWT library.
+import { bearerChallenge } from '../identity/authenticator.js';
+import type { AuthRefusal, ChallengeOptions } from '../identity/authenticator.js';
 
 /** `host[:port]` with a DNS name, an IPv4 address or a bracketed IPv6 literal; the port, when present, is 0-65535. */
 const HOST_HEADER = /^(\[[0-9a-f:.]{2,45}\]|[a-z0-9_](?:[a-z0-9_.-]{0,251}[a-z0-9_])?)(?::(\d{1,5}))?$/;
