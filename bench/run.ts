@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release } from 'node:os';
 import { join } from 'node:path';
-import { packageRoot } from '../src/core/package-root.js';
+import { packageRoot } from '../src/package/root.js';
 import { fmt, renderMarkdown } from './format.js';
 import { elapsedMs, nowNs } from './harness.js';
 import type { Suite, SuiteContext, SuiteResult } from './model.js';

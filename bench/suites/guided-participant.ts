@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson, KeyRing, TokenSigner } from '../../src/core/index.js';
 import type { Clock, JsonObject, JsonValue } from '../../src/core/index.js';
-import { packageRoot } from '../../src/core/package-root.js';
+import { packageRoot } from '../../src/package/root.js';
 import { createGuidedEngine, GuidedToolName } from '../../src/guided/index.js';
 import type { GuidedEngine, ReleaseScope } from '../../src/guided/index.js';
 import type { CompiledToolContract } from '../../src/mcp/tool-contract.js';

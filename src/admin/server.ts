@@ -8,8 +8,9 @@
  * answer 404 `not_found`.
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
-import { challengeHeaders, listen, matchRoute, sendError, sendJson, sendMiss } from '../http/index.js';
+import { listen, matchRoute, sendError, sendJson, sendMiss } from '../http/index.js';
 import type { HttpTimeouts, MissWording } from '../http/index.js';
+import { bearerChallenge } from '../identity/index.js';
 import type { Authenticator } from '../identity/index.js';
 import { Refusal, storeRefusal } from './requests.js';
 import { releaseRoutes, serviceRoutes } from './routes.js';
@@ -70,7 +71,11 @@ export function adminRequestListener(opts: AdminServerOptions): (req: IncomingMe
     if (!auth.ok) {
       req.resume();
       const code = auth.status === 403 ? 'forbidden' : 'unauthorized';
-      return sendError(res, { code, message: auth.message }, challengeHeaders(auth, { realm: 'rimthan-admin' }));
+      return sendError(
+        res,
+        { code, message: auth.message },
+        { 'WWW-Authenticate': bearerChallenge(auth, { realm: 'rimthan-admin' }) },
+      );
     }
     const match = matchRoute(routes, req.method ?? 'GET', url.pathname);
     if (match.kind !== 'found') return sendMiss(req, res, match, misses);

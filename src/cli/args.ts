@@ -1,5 +1,7 @@
 /**
  * Argument parsing on `node:util` parseArgs, with every parse problem turned into a UsageError naming the help topic.
+ * A command's options are an option table (one row per option: name, value placeholder, description, default); the
+ * parser and the help text (help.ts) both read it, so the two cannot drift.
  */
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
@@ -7,17 +9,60 @@ import { UsageError } from './errors.js';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
+/** One option of a command: what parseArgs needs and what `--help` prints. */
+export interface OptionRow {
+  /** The long name, without the leading `--`. */
+  readonly name: string;
+  readonly type: 'string' | 'boolean';
+  /** Repeatable: every occurrence is kept. */
+  readonly multiple?: boolean;
+  /** A one-letter alias (`-o`). */
+  readonly short?: string;
+  /** The value's placeholder in help (`--port N`); none for a flag. */
+  readonly value?: string;
+  /**
+   * The description as printed, one string per line; none when the topic's usage lines name the option instead
+   * (`rimthan runs list [--after CURSOR]`).
+   */
+  readonly help?: readonly string[];
+  /** The value used when the option is absent, as the description names it. */
+  readonly default?: string;
+}
+
+/** A command's options, in help order. */
+export type OptionTable = readonly OptionRow[];
+
+/** The parseArgs configuration of a table. */
+export function optionSpec(table: OptionTable): OptionSpec {
+  const spec: OptionSpec = {};
+  for (const row of table) {
+    spec[row.name] = {
+      type: row.type,
+      ...(row.multiple === true ? { multiple: true } : {}),
+      ...(row.short === undefined ? {} : { short: row.short }),
+    };
+  }
+  return spec;
+}
+
+/** The default the table gives option `name` (a programming error when it gives none). */
+export function optionDefault(table: OptionTable, name: string): string {
+  const value = table.find((r) => r.name === name)?.default;
+  if (value === undefined) throw new Error(`the option table gives --${name} no default`);
+  return value;
+}
+
 export interface Parsed {
   readonly values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   readonly positionals: string[];
 }
 
 /** Strict parse (unknown options are usage errors); `--help` is always accepted. */
-export function parseCommand(argv: readonly string[], options: OptionSpec, topic: string): Parsed {
+export function parseCommand(argv: readonly string[], table: OptionTable, topic: string): Parsed {
   try {
     const { values, positionals } = parseArgs({
       args: [...argv],
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      options: { ...optionSpec(table), help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
       strict: true,
     });

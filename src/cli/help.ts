@@ -1,4 +1,33 @@
-/** Help texts, one per topic (`rimthan <topic> --help`). */
+/**
+ * Help texts, one per topic (`rimthan <topic> --help`). The option rows are printed from the option tables the
+ * commands parse (commands/*-options.ts), so an option cannot be accepted without being described or described
+ * without being accepted; the prose around them is written here.
+ */
+import type { OptionTable } from './args.js';
+import { ADMIN_ACTIVATE_OPTIONS } from './commands/admin-options.js';
+import { CONSOLE_OPTIONS } from './commands/console-options.js';
+import { GENERAL_OPTIONS, SERVER_OPTIONS } from './commands/participant-options.js';
+import { ROLLOUT_CLAUDE_CODE_OPTIONS } from './commands/rollout-options.js';
+import { RUNS_COMMON_OPTIONS, SESSION_ID_TOKEN_FILE } from './commands/runs-options.js';
+import { SERVE_OPTIONS } from './commands/serve-options.js';
+
+/**
+ * The rows of a table that carry a description, as `  --name VALUE` with the description from `column` on: on the
+ * same line when the option leaves room for it, else from the next line.
+ */
+function optionRows(table: OptionTable, column: number): string {
+  const indent = ' '.repeat(column);
+  const lines: string[] = [];
+  for (const row of table) {
+    if (row.help === undefined) continue;
+    const option = `  --${row.name}${row.value === undefined ? '' : ` ${row.value}`}`;
+    const [first = '', ...rest] = row.help;
+    if (option.length < column) lines.push(option.padEnd(column) + first);
+    else lines.push(option, indent + first);
+    for (const line of rest) lines.push(indent + line);
+  }
+  return lines.join('\n');
+}
 
 const MAIN = `Usage: rimthan <command> [options]
 
@@ -35,48 +64,7 @@ const SERVE = `Usage: rimthan serve [options]
 Runs the MCP server. stdout carries only MCP protocol messages (stdio); notices and event lines go to stderr.
 
 Options:
-  --profile P         workflow-engine (default): the four guided tools, release resources, bootstrap prompt,
-                      and each release's skills (MCP Skills extension)
-                      runs: the seven durable-run tools; runs as tasks for clients declaring the MCP Tasks
-                      extension. On MCP 2026-07-28, a client declaring form elicitation gets questions and
-                      approvals as forms for its person; every other client gets the plain tools.
-  --transport T       stdio (default) | http (stateless Streamable HTTP, POST /mcp)
-  --host H            HTTP listen address (default 127.0.0.1)
-  --port N            HTTP port (default 8765; 0 picks a free port)
-  --allowed-host H    extra Host name accepted over HTTP (repeatable; default localhost, 127.0.0.1, [::1])
-  --allowed-origin O  extra Origin accepted over HTTP (repeatable)
-  --token-file PATH   require "Authorization: Bearer <token>"; PATH holds one token per line, each
-                      its own caller (runs: its own session); or set RIMTHAN_MCP_BEARER_TOKEN
-  --oauth-issuer URL  accept OAuth 2.1 JWT access tokens from this issuer (exact iss); needs the two below;
-                      with --token-file as well, either kind of credential is accepted
-  --oauth-audience A  the audience (aud) tokens must carry: normally this endpoint's public URL
-  --oauth-jwks F|URL  the issuer's public keys: a JWKS file or an https:// URL (cached; refetched for an unknown
-                      kid at most every 30 s); loaded at start, so a wrong one stops the start
-  --oauth-resource URL
-                      the endpoint's public URL for RFC 9728 metadata (default: the audience), served at
-                      /.well-known/oauth-protected-resource and named in every 401's WWW-Authenticate
-  --releases STORE    workflow-engine: a folder release store, or postgres://...[?schema=NAME] (the store
-                      replicas share; schema default rimthan_releases) (default: the packaged releases)
-  --admin-port N      start the Admin API on its own listener, with the Prometheus metrics at /admin/metrics
-                      (0 picks a free port; http only; workflow-engine: needs --releases; runs: healthz,
-                      readyz and metrics only)
-  --admin-host H      Admin API listen address (default 127.0.0.1)
-  --admin-token-file PATH
-                      admin tokens, one per line (or RIMTHAN_ADMIN_BEARER_TOKEN); required with --admin-port
-  --store SPEC        runs: sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db; a missing
-                      SQLite file is created, and a .rimthan/ folder gets a .gitignore keeping it out of Git)
-  --flows MODULE      runs: a module exporting \`flows\` (an array of defineFlow results) or a default FlowCatalog
-                      (default: the example catalog)
-  --session ID        runs over stdio: the session id (default: one generated once and kept beside the store,
-                      in <store file>.stdio-session, so a restarted agent sees its runs)
-  --concurrency N     runs: runs this worker executes at once (default 16); further starts wait as pending
-  --lease-ms MS       runs: lease length (default 30000); a dead worker's runs are taken over 1-1.5x this after it died
-  --fail-removed-versions
-                      runs: fail the unfinished runs of flow versions --flows no longer has (default: refuse to
-                      start and name them)
-  --log-format F      text (default): "rimthan: ..." lines for a person; json: one JSON object per event line
-                      (start, release_change, release_refresh_failed, release_refresh_recovered, fault, stop) for
-                      a log collector; the "listening on URL" notices stay plain text in both
+${optionRows(SERVE_OPTIONS, 22)}
 
 Environment:
   RIMTHAN_WORKFLOW_SIGNING_SECRET         active checkpoint signing secret (>= 32 bytes); unset: a generated key is
@@ -105,11 +93,7 @@ const ADMIN = `Usage:
   rimthan admin migration-target RELEASE|--clear --url URL
                                                    the release a checkpoint may migrate to (none: refused)
 
-  --url URL   the Admin API (serve --admin-port), e.g. http://127.0.0.1:8766/admin
-  --json      print the API's JSON instead of text
-  --expected-current RELEASE
-              activate, migration-target: change only if the channel still names RELEASE (default: the value
-              read just before; a concurrent change is refused with 409, never overwritten)
+${optionRows(ADMIN_ACTIVATE_OPTIONS, 14)}
 
 The token comes from RIMTHAN_ADMIN_BEARER_TOKEN. The documented release path:
   rimthan registry build SOURCE --out FILE && rimthan admin publish FILE --url URL && rimthan admin activate RELEASE --url URL`;
@@ -122,17 +106,7 @@ tools as \`serve\`, and executes the runs it starts (a worker of the run store).
 on stderr; on loopback without tokens the URL carries a one-time sign-in token.
 
 Options:
-  --host H                listen address (default 127.0.0.1); beyond loopback --admin-token-file is required
-  --port N                port (default 8770; 0 picks a free port)
-  --releases DIR          a folder release store (default: the packaged releases)
-  --store SPEC            run store: sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db)
-  --flows MODULE          the flow catalog (default: the example catalog)
-  --session ID            without tokens: the session shown first (any session of the store can be chosen)
-  --workspace DIR         a repository whose .rimthan/workflow-session.json the console may read (repeatable)
-  --admin-token-file PATH the admin bearer tokens, one per line, each its own caller who sees only its own
-                          session; or set RIMTHAN_ADMIN_BEARER_TOKEN
-  --allowed-host H        extra Host name accepted (repeatable; default localhost, 127.0.0.1, [::1], the --host)
-  --allowed-origin O      extra Origin accepted (repeatable)
+${optionRows(CONSOLE_OPTIONS, 26)}
 
 Environment:
   RIMTHAN_WORKFLOW_SIGNING_SECRET (and the other signing variables of \`rimthan serve --help\`): the key ring that
@@ -157,10 +131,7 @@ const RUNS = `Usage:
   rimthan runs session-id --issuer URL --subject SUB
 
 Options (list, get, history, cancel):
-  --store SPEC     sqlite:PATH | PATH | postgres://... (default sqlite:./.rimthan/runs.db); must exist, never created
-  --session ID     the session whose runs to act on (runs are session-scoped); default: the stdio session kept
-                   beside the store by \`rimthan serve --profile runs\`
-  --flows MODULE   the flow catalog the runs were started from (default: the example catalog)
+${optionRows(RUNS_COMMON_OPTIONS, 19)}
 
 Output is JSON on stdout. A refused call (not_found, conflict, ...) prints {"error": {...}} on stderr and exits 1.
 
@@ -181,7 +152,7 @@ restart take --store, --session and --flows as above):
 session-id prints, one line per token, the session an HTTP caller with that bearer token gets (the principal id
 bearer-<32 hex digits>). It reads tokens one per line from stdin or --token-file FILE, never from the command line:
   printf '%s\\n' "$TOKEN" | rimthan runs session-id
-  --token-file FILE  read the tokens from FILE (the format of serve --token-file)
+${optionRows(SESSION_ID_TOKEN_FILE, 21)}
 An OAuth caller's session is oauth-<32 hex digits>, from the token's issuer and subject (sub claim):
   rimthan runs session-id --issuer https://idp.example.org/realm --subject 248289761001`;
 
@@ -201,19 +172,10 @@ const PARTICIPANT = `Usage:
                                               the whole loop until the workflow completes or needs a person
 
 Server (one of):
-  --server-command CMD   launch CMD and talk MCP over its stdio (words split on spaces; quotes group; no shell)
-  --url URL              Streamable HTTP endpoint; the bearer token comes from --token-file FILE or
-                         RIMTHAN_MCP_BEARER_TOKEN, never from the command line
+${optionRows(SERVER_OPTIONS, 25)}
 
 Options:
-  --workspace DIR        the repository (default: the working directory); the session is DIR/.rimthan/workflow-session.json
-  --json                 print the tool answer (status, run summary) as JSON
-  --protected-path P     a path repository policy protects (repeatable); sent as repository_policy
-  --yes                  the values were confirmed by the person who wrote the script (no prompt)
-  --answers FILE         run: a JSON object field -> value, each applied when the workflow reaches it
-  --validator-command CMD
-                         run: per validator, CMD gets its work order (JSON) on stdin and prints its report
-                         ({"outcome": "passed"|"failed", "findings": [...]}) on stdout; RIMTHAN_VALIDATOR_ID is set
+${optionRows(GENERAL_OPTIONS, 25)}
 
 Exit codes: 0 done, 1 stopped (blocked, deterministic failures, failed validators, an answer or file needed) or
 failure, 2 usage error. Guide: docs/harness/participant.md.`;
@@ -228,22 +190,7 @@ const ROLLOUT = `Usage:
                    config.toml ([mcp_servers.rimthan]) and requirements.toml (the managed MCP allowlist entry)
 
 Options:
-  --url URL        the MCP endpoint participants connect to: https:// (http:// only on a loopback host), no
-                   credentials, query or fragment
-  --out DIR        the folder to write; it must be new or empty unless --force
-  --force          write into a folder that is not empty, overwriting the files rollout writes (nothing else)
-  --token-env NAME the environment variable each person keeps their bearer token in (default RIMTHAN_TOKEN);
-                   the files name the variable, never a token
-  --oauth          participants sign in with OAuth through the host instead (rimthan serve --oauth-issuer ...)
-  --oauth-client-id ID
-                   with --oauth: a client id registered with the identity provider (default: the host registers
-                   itself dynamically)
-  --oauth-callback-port N
-                   claude-code, with --oauth: the fixed local port of the OAuth callback (for a pre-registered
-                   redirect URI)
-  --marketplace-source SOURCE
-                   claude-code: where participants' Claude Code reads the marketplace from, as the managed settings
-                   declare it: an absolute folder path (default: DIR), OWNER/REPO (GitHub) or a Git URL
+${optionRows(ROLLOUT_CLAUDE_CODE_OPTIONS, 19)}
 
 Prints each file it wrote. Guide: docs/harness/rollout.md.`;
 

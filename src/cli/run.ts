@@ -4,7 +4,7 @@
  * carry data a library did not expect to be printed), unless the operator asks for `rimthan --debug ...`.
  */
 import { isRimthanError } from '../core/index.js';
-import { packageVersion } from '../mcp/version.js';
+import { packageVersion } from '../package/index.js';
 import { CommandFailed, debugDetail, errorKind, ExitCode, systemFailure, UsageError } from './errors.js';
 import { helpText } from './help.js';
 import type { CliIo } from './io.js';

@@ -16,8 +16,6 @@ import type { CliIo } from './io.js';
 export const LOG_FORMATS = ['text', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-export const LOG_OPTIONS = { 'log-format': { type: 'string' } } as const;
-
 /** `--log-format`, else RIMTHAN_LOG_FORMAT, else text. */
 export function logFormat(parsed: Parsed, env: CliIo['env'], topic: string): LogFormat {
   if (parsed.values['log-format'] !== undefined) return choiceOption(parsed, 'log-format', LOG_FORMATS, 'text', topic);

@@ -15,7 +15,7 @@ import type { McpProfile } from '../mcp/profile.js';
 import type { FaultReporter } from '../mcp/tool-call.js';
 import type { ClientAbortReason, ServiceMetrics } from '../observability/metrics.js';
 import type { FollowerEvents, ReleaseFollower } from '../registry/index.js';
-import type { RunStore } from '../runs/index.js';
+import type { RunInsights } from '../runs/index.js';
 import type { ServeLog } from './serve-log.js';
 
 /** Where a fault may be a client hanging up rather than ours: the listeners' request handling. */
@@ -119,7 +119,7 @@ export class ServeObservability {
   }
 
   /** The runs-by-status gauge reads the store's counts at each scrape. */
-  countRuns(store: RunStore): void {
+  countRuns(store: RunInsights): void {
     this.metrics?.runStatuses(() => store.statusCounts());
   }
 }

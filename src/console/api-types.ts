@@ -2,7 +2,7 @@
  * The JSON the console's endpoints answer with. Shared by the server (src/console) and the page (src/console/web), so
  * both sides agree at compile time. Pure types: nothing here runs.
  */
-import type { WorkflowGraphEdge, WorkflowGraphNode } from '../registry/graph.js';
+import type { WorkflowGraphEdge, WorkflowGraphNode } from '../registry/index.js';
 
 /** Every refusal: the same shape as the run tools' errors (`reason` narrows a guided protocol error). */
 export interface ApiError {

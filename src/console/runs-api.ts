@@ -3,7 +3,7 @@
  * argument gets the tools' strict decoding and every answer is their safe result or their error. The one operation
  * of its own, `find`, pages through `workflow_run_list` and filters what it read by status and definition.
  */
-import { canonicalJson, isJsonObject } from '../core/index.js';
+import { canonicalJson, isJsonObject, LruCache } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import { RunStatus } from '../runs/index.js';
 import { RunToolErrorCode, RunToolName } from '../tools/index.js';
@@ -34,7 +34,7 @@ function matches(run: JsonObject, filter: RunFilter): boolean {
 }
 
 export class ConsoleRuns {
-  readonly #bundles = new Map<string, RunTool[]>();
+  readonly #bundles = new LruCache<string, RunTool[]>(64);
 
   constructor(private readonly toolsFor: (session: string) => RunTool[]) {}
 
@@ -89,10 +89,6 @@ export class ConsoleRuns {
     if (tools === undefined) {
       tools = this.toolsFor(session);
       this.#bundles.set(session, tools);
-      for (const oldest of this.#bundles.keys()) {
-        if (this.#bundles.size <= 64) break;
-        this.#bundles.delete(oldest);
-      }
     }
     return tools;
   }

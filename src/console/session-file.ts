@@ -1,78 +1,59 @@
 /**
- * The one reader of a participant's `.rimthan/workflow-session.json` in the console: `{ checkpoint, confirmed_state }`
- * (docs/harness/protocol-walkthrough.md, "The checkpoint and the session file"). It checks the file's shape only; what
- * the checkpoint proves is decided by the guided tools' own verification. Read from an allowed workspace (never
- * through a symbolic link, at most MAX_SESSION_FILE_BYTES) or taken from an upload; never kept.
+ * The console's view of a participant's `.rimthan/workflow-session.json`: read and shape-checked by the participant
+ * module (rimthan/participant, the one reader of session files: strict JSON, bounded, never through a symbolic link),
+ * with its refusal turned into a message the page shows. Only the shape is checked here; what the checkpoint proves is
+ * decided by the guided tools' own verification. Read from an allowed workspace or taken from an upload; never kept.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
-import { join } from 'node:path';
-import { isJsonObject, parseStrictJsonBytes } from '../core/index.js';
-import type { JsonObject, JsonValue } from '../core/index.js';
+import type { JsonValue } from '../core/index.js';
+import {
+  isParticipantError,
+  MAX_SESSION_BYTES,
+  readSessionShape,
+  SESSION_FILE,
+  sessionShape,
+  Workspace,
+} from '../participant/index.js';
+import type { SessionState } from '../participant/index.js';
 
-/** Where a harness keeps the session, relative to its repository. */
-export const SESSION_FILE = '.rimthan/workflow-session.json';
+export { SESSION_FILE };
 /** A session file holds a checkpoint envelope and a bounded confirmed state: far below this. */
-export const MAX_SESSION_FILE_BYTES = 1024 * 1024;
+export const MAX_SESSION_FILE_BYTES = MAX_SESSION_BYTES;
 
-export interface SessionFile {
-  readonly checkpoint: JsonObject;
-  readonly confirmed_state: JsonObject;
-}
+export type SessionFile = SessionState;
 
 export type SessionRead =
   { readonly ok: true; readonly session: SessionFile } | { readonly ok: false; readonly message: string };
 
-/** Checks the documented shape: exactly `checkpoint` and `confirmed_state`, both objects. */
-export function sessionFileOf(value: JsonValue): SessionRead {
-  if (!isJsonObject(value)) return { ok: false, message: 'a session file is one JSON object' };
-  const extra = Object.keys(value).find((k) => k !== 'checkpoint' && k !== 'confirmed_state');
-  if (extra !== undefined)
-    return { ok: false, message: 'a session file holds only "checkpoint" and "confirmed_state"' };
-  const checkpoint = value['checkpoint'];
-  const confirmed = value['confirmed_state'];
-  if (!isJsonObject(checkpoint)) return { ok: false, message: '"checkpoint" must be the checkpoint envelope object' };
-  if (!isJsonObject(confirmed)) return { ok: false, message: '"confirmed_state" must be the confirmed-state object' };
-  return { ok: true, session: { checkpoint, confirmed_state: confirmed } };
+/** The participant's refusal as the page shows it; anything else is a fault and propagates. */
+function refused(error: unknown): SessionRead {
+  if (isParticipantError(error)) return { ok: false, message: error.message };
+  throw error;
 }
 
-function readBounded(path: string): { ok: true; bytes: Uint8Array } | { ok: false; message: string } {
-  let fd: number;
+/** Checks the documented shape: exactly `checkpoint` and `confirmed_state`, both objects. */
+export function sessionFileOf(value: JsonValue): SessionRead {
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return { ok: false, message: `no readable ${SESSION_FILE} in this workspace` };
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return { ok: false, message: `${SESSION_FILE} is not a regular file` };
-    if (stat.size > MAX_SESSION_FILE_BYTES)
-      return { ok: false, message: `${SESSION_FILE} exceeds ${MAX_SESSION_FILE_BYTES} bytes` };
-    const buffer = Buffer.alloc(stat.size + 1);
-    let length = 0;
-    for (;;) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
-      length += n;
-      if (length > stat.size) return { ok: false, message: `${SESSION_FILE} grew while it was read` };
-    }
-    return { ok: true, bytes: buffer.subarray(0, length) };
-  } finally {
-    closeSync(fd);
+    return { ok: true, session: sessionShape(value) };
+  } catch (error) {
+    return refused(error);
   }
 }
 
 /** Reads `<workspace>/.rimthan/workflow-session.json`; a symbolic link for `.rimthan` or the file is refused. */
 export function readSessionFile(workspace: string): SessionRead {
-  const folder = join(workspace, '.rimthan');
+  let root: Workspace;
   try {
-    if (lstatSync(folder).isSymbolicLink())
-      return { ok: false, message: '.rimthan is a symbolic link; it is not followed' };
+    root = new Workspace(workspace);
   } catch {
     return { ok: false, message: `no ${SESSION_FILE} in this workspace` };
   }
-  const read = readBounded(join(workspace, SESSION_FILE));
-  if (!read.ok) return read;
-  const parsed = parseStrictJsonBytes(read.bytes, { maxBytes: MAX_SESSION_FILE_BYTES });
-  if (!parsed.ok) return { ok: false, message: `${SESSION_FILE} is not one strict JSON document` };
-  return sessionFileOf(parsed.value);
+  try {
+    const session = readSessionShape(root);
+    return session === undefined
+      ? { ok: false, message: `no ${SESSION_FILE} in this workspace` }
+      : { ok: true, session };
+  } catch (error) {
+    if (isParticipantError(error)) return refused(error);
+    return { ok: false, message: `no readable ${SESSION_FILE} in this workspace` };
+  }
 }

@@ -4,14 +4,12 @@
  * operator pages through every session of the store; a caller's list holds its own session only. Session ids are the
  * store's pseudonyms (a caller's is `bearer-` and a digest of its token), never a token.
  */
-import type { SessionQuery, SessionSummary } from '../runs/index.js';
+import type { RunInsights, SessionQuery, SessionSummary } from '../runs/index.js';
 import type { SessionsAnswer, SessionView } from './api-types.js';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.js';
 
-/** The store read the session list needs (RunStore has it). */
-export interface ConsoleSessionStore {
-  listSessions(query: SessionQuery): Promise<SessionSummary[]>;
-}
+/** The store read the session list needs: one read of the store's insights role. */
+export type ConsoleSessionStore = Pick<RunInsights, 'listSessions'>;
 
 /** Sessions per page by default, and at most. */
 export const SESSION_PAGE = 20;

@@ -9,8 +9,10 @@ export {
   MAX_CANONICAL_DEPTH,
 } from './canonical-json.js';
 export type { JsonLimits, StrictJsonResult } from './strict-json.js';
-export { parseStrictJson, parseStrictJsonBytes } from './strict-json.js';
+export { parseStrictJson, parseStrictJsonBytes, STRICT_JSON_DEFAULTS, StrictJsonReason } from './strict-json.js';
 export { sha256Hex, digestJson } from './digest.js';
+export { canonicalObject, firstIssue, MAX_DOCUMENT_BYTES } from './canonical-object.js';
+export type { CanonicalObject } from './canonical-object.js';
 export { asciiJson } from './ascii-json.js';
 export type { CompiledSchema, SchemaCheck, SchemaIssue } from './schema.js';
 export { SchemaCompiler, checkSchemaDocument, warmDeferredSchemas } from './schema.js';
@@ -39,6 +41,5 @@ export {
 } from './request-state.js';
 export type { Clock } from './clock.js';
 export { systemClock } from './clock.js';
-export { packageRoot } from './package-root.js';
 export { LruCache } from './lru.js';
 export { NotifyHub } from './notify-hub.js';

@@ -6,6 +6,7 @@ export class LruCache<K, V> {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity must be a positive integer');
   }
 
+  /** The entry for `key`, now the most recently used. */
   get(key: K): V | undefined {
     const value = this.#entries.get(key);
     if (value === undefined) return undefined;
@@ -14,6 +15,12 @@ export class LruCache<K, V> {
     return value;
   }
 
+  /** The entry for `key` without counting it as a use. */
+  peek(key: K): V | undefined {
+    return this.#entries.get(key);
+  }
+
+  /** Stores `value` as the most recently used entry, dropping the least recently used beyond the capacity. */
   set(key: K, value: V): void {
     this.#entries.delete(key);
     this.#entries.set(key, value);
@@ -26,6 +33,15 @@ export class LruCache<K, V> {
 
   delete(key: K): void {
     this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  /** The entries, least recently used first (reading them does not count as a use). */
+  entries(): IterableIterator<[K, V]> {
+    return this.#entries.entries();
   }
 
   get size(): number {

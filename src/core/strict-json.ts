@@ -12,7 +12,17 @@ export interface JsonLimits {
 
 export type StrictJsonResult = { ok: true; value: JsonValue } | { ok: false; reason: string };
 
-const DEFAULTS = { maxBytes: 4 * 1024 * 1024, maxDepth: 64, maxKeys: 100_000 } as const;
+/** The limits applied when a caller sets none. */
+export const STRICT_JSON_DEFAULTS = { maxBytes: 4 * 1024 * 1024, maxDepth: 64, maxKeys: 100_000 } as const;
+const DEFAULTS = STRICT_JSON_DEFAULTS;
+
+/** The structural refusals of the scan (a checker of already parsed values reports the same words). */
+export const StrictJsonReason = {
+  Depth: 'document nesting exceeds the depth limit',
+  Members: 'document exceeds the member limit',
+  RepeatedKey: 'document repeats a key in one object',
+  PrototypeKey: 'document uses a prototype key',
+} as const;
 const ANY_SURROGATE = /[\uD800-\uDFFF]|\\u[dD][89a-fA-F]/;
 const PROTOTYPE_KEY = '__proto__';
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -89,7 +99,7 @@ function scan(text: string, maxDepth: number, maxKeys: number): string | { bigNu
     digits = 0;
     exponent = false;
     if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (stack.length >= maxDepth) return 'document nesting exceeds the depth limit';
+      if (stack.length >= maxDepth) return StrictJsonReason.Depth;
       stack.push(c === 0x7b ? new Set<string>() : null);
       continue;
     }
@@ -101,11 +111,11 @@ function scan(text: string, maxDepth: number, maxKeys: number): string | { bigNu
     const end = closingQuote(text, i + 1);
     const keys = stack[stack.length - 1];
     if (keys !== undefined && keys !== null && isKey(text, end + 1)) {
-      if (++members > maxKeys) return 'document exceeds the member limit';
+      if (++members > maxKeys) return StrictJsonReason.Members;
       const raw = text.slice(i + 1, end);
       const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
-      if (keys.has(key)) return 'document repeats a key in one object';
-      if (key === PROTOTYPE_KEY) return 'document uses a prototype key';
+      if (keys.has(key)) return StrictJsonReason.RepeatedKey;
+      if (key === PROTOTYPE_KEY) return StrictJsonReason.PrototypeKey;
       keys.add(key);
     }
     i = end;

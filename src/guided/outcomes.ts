@@ -2,7 +2,7 @@
  * The closed result objects start/continue (blockers) and prepare (deterministic failures) return. Every field is
  * release-defined or a digest-level fact; nothing here ever carries participant data.
  */
-import type { HostCapability, ValidatorCapability } from '../registry/model.js';
+import type { HostCapability, ValidatorCapability } from '../registry/model/index.js';
 import type { BlockerCode, FailureCode, FailureReason } from './codes.js';
 
 export interface Blocker {

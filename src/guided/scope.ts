@@ -14,8 +14,8 @@ import type {
   StepDefinition,
   ValidatorDefinition,
   WorkflowDefinition,
-} from '../registry/model.js';
-import { compareVersions } from '../registry/naming.js';
+} from '../registry/model/index.js';
+import { compareVersions } from '../registry/model/index.js';
 
 /** `id@version`: the key of versioned entries and of validator receipts. */
 export function refKey(id: string, version: string): string {

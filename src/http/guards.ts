@@ -1,13 +1,11 @@
 /**
- * The checks a request passes before any handler sees it: the Host allow-list (DNS rebinding), the Origin (present
- * and not allowed → refused), and the bearer challenge of an authentication refusal. The credential itself is checked
- * by an identity `Authenticator` (digests compared in constant time there); nothing here reads a token.
+ * The checks a request passes before any handler sees it: the Host allow-list (DNS rebinding) and the Origin (present
+ * and not allowed → refused). The credential is checked by an identity `Authenticator` (bearer extraction, digests
+ * compared in constant time, the `WWW-Authenticate` challenge of a refusal); src/http does not import identity/, so a
+ * stdio serve that uses src/http's JSON-RPC error body never loads the JWT library.
  */
 import type { IncomingMessage } from 'node:http';
 import { RimthanError } from '../core/index.js';
-// The authenticator module, not the identity index: a stdio serve loads src/http but never the JWT library.
-import { bearerChallenge } from '../identity/authenticator.js';
-import type { AuthRefusal, ChallengeOptions } from '../identity/authenticator.js';
 
 /** `host[:port]` with a DNS name, an IPv4 address or a bracketed IPv6 literal; the port, when present, is 0-65535. */
 const HOST_HEADER = /^(\[[0-9a-f:.]{2,45}\]|[a-z0-9_](?:[a-z0-9_.-]{0,251}[a-z0-9_])?)(?::(\d{1,5}))?$/;
@@ -74,9 +72,4 @@ export class RequestGuard {
     const name = hostnameOf(url.host);
     return name !== undefined && this.hosts.has(name);
   }
-}
-
-/** The `WWW-Authenticate` header of an authentication refusal (401/403), as RFC 6750 and the MCP spec ask. */
-export function challengeHeaders(refusal: AuthRefusal, challenge: ChallengeOptions = {}): Record<string, string> {
-  return { 'WWW-Authenticate': bearerChallenge(refusal, challenge) };
 }

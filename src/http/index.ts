@@ -12,7 +12,7 @@ export type {
   ListenOptions,
   RequestListener,
 } from './listen.js';
-export { challengeHeaders, hostnameOf, RequestGuard } from './guards.js';
+export { hostnameOf, RequestGuard } from './guards.js';
 export type { RequestGuardOptions } from './guards.js';
 export {
   announcesBody,

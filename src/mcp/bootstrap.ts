@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot, RimthanError } from '../core/index.js';
+import { RimthanError } from '../core/index.js';
+import { packageRoot } from '../package/index.js';
 
 export const BOOTSTRAP_DOCUMENT = 'docs/operations/workflow-engine-bootstrap.md';
 export const BOOTSTRAP_BEGIN = '<!-- rimthan:bootstrap-paragraph:begin -->';

@@ -15,7 +15,6 @@ import {
 import type { McpRequestContext, Server } from '@modelcontextprotocol/server';
 import { parseStrictJsonBytes } from '../core/index.js';
 import {
-  challengeHeaders,
   declaredTooLarge,
   isClientDisconnect,
   lingerOnClose,
@@ -25,7 +24,7 @@ import {
   sendJsonRpcError,
 } from '../http/index.js';
 import type { HttpTimeouts } from '../http/index.js';
-import { NO_AUTHENTICATION, staticTokenAuthenticator } from '../identity/index.js';
+import { bearerChallenge, NO_AUTHENTICATION, staticTokenAuthenticator } from '../identity/index.js';
 import type { Authenticator, Principal, ProtectedResourceMetadata } from '../identity/index.js';
 import { inspectMessages } from './jsonrpc-checks.js';
 import { RpcCode } from './wire.js';
@@ -190,13 +189,9 @@ export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMe
     if (declaredTooLarge(req, opts.maxRequestBytes)) return refuseTooLarge(req, res);
     const auth = await authenticator.authenticate(req.headers.authorization);
     if (!auth.ok) {
-      return sendJsonRpcError(
-        res,
-        auth.status,
-        RpcCode.InvalidRequest,
-        auth.message,
-        challengeHeaders(auth, challenge),
-      );
+      return sendJsonRpcError(res, auth.status, RpcCode.InvalidRequest, auth.message, {
+        'WWW-Authenticate': bearerChallenge(auth, challenge),
+      });
     }
     const principal = auth.principal;
     if (req.method !== 'POST') {

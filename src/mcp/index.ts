@@ -28,4 +28,4 @@ export { serveStdio } from './stdio.js';
 export type { StdioOptions } from './stdio.js';
 export { loadSigningSetup } from './signing-key.js';
 export type { SigningSetup } from './signing-key.js';
-export { packageVersion } from './version.js';
+export { packageVersion } from '../package/index.js';

@@ -9,11 +9,21 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceTemplateType as ResourceTemplate,
+  Server,
+  ServerCapabilities,
+  ServerOptions,
 } from '@modelcontextprotocol/server';
 import type { CompiledToolContract, ToolContract } from './tool-contract.js';
 import type { JsonObject } from '../core/index.js';
 import type { FaultReporter, ToolAnswer, ToolCallObserver, ToolHandler } from './tool-call.js';
-import type { ServerExtension } from './server.js';
+
+/** Something a profile adds to the server: capabilities, and handlers registered before the server connects. */
+export interface ServerExtension {
+  readonly capabilities?: ServerCapabilities;
+  /** Extra server options (e.g. `requestState`, `inputRequired`); merged over ours. */
+  readonly options?: Pick<ServerOptions, 'requestState' | 'inputRequired'>;
+  register(server: Server): void;
+}
 
 export const ProfileName = {
   WorkflowEngine: 'workflow-engine',

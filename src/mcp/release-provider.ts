@@ -5,7 +5,7 @@
  * refreshed at most once per interval (a corrupt refresh keeps the last verified snapshot and is reported once per
  * reason), for embedding and tests. Both serve any published release by name for pinned checkpoints and resource reads.
  */
-import { ActiveReleaseChannel } from '../registry/store/active-channel.js';
+import { ActiveReleaseChannel } from '../registry/store/index.js';
 import type { ChannelRead, Release, ReleaseFollower, ReleaseSource as RegistryStore } from '../registry/index.js';
 import type { ReleaseProvider } from './release-scopes.js';
 

@@ -3,7 +3,8 @@
  * last verified snapshot when a refresh is corrupt); a checkpoint or URI naming another release is served from that
  * pinned, immutable release, loaded on demand and cached with its engine scope.
  */
-import type { Release } from '../registry/model.js';
+import { LruCache } from '../core/index.js';
+import type { Release } from '../registry/model/index.js';
 import { isSafeSegment } from './resource-uris.js';
 
 /** Where releases come from: the active one and any published one by name. */
@@ -27,14 +28,16 @@ export interface Scoped<S> {
 
 /** Caches one scope per release (bounded; least recently used pinned scopes are dropped first). */
 export class ReleaseScopes<S> {
-  private readonly pinned = new Map<string, Scoped<S>>();
+  private readonly pinned: LruCache<string, Scoped<S>>;
   private activeScoped: Scoped<S> | undefined;
 
   constructor(
     private readonly source: ReleaseProvider,
     private readonly makeScope: (release: Release) => S,
-    private readonly maxPinned = 16,
-  ) {}
+    maxPinned = 16,
+  ) {
+    this.pinned = new LruCache(maxPinned);
+  }
 
   /** The active release and its scope. */
   async active(): Promise<Scoped<S>> {
@@ -71,11 +74,7 @@ export class ReleaseScopes<S> {
     if (active.release.release === name) return active;
     if (!isSafeSegment(name)) return undefined;
     const cached = this.pinned.get(name);
-    if (cached !== undefined) {
-      this.pinned.delete(name);
-      this.pinned.set(name, cached);
-      return cached;
-    }
+    if (cached !== undefined) return cached;
     const release = await this.source.load(name);
     if (release === undefined || release.release !== name) return undefined;
     const scoped = { release, scope: this.makeScope(release) };
@@ -84,12 +83,12 @@ export class ReleaseScopes<S> {
   }
 
   private remember(scoped: Scoped<S>): void {
-    this.pinned.delete(scoped.release.release);
     this.pinned.set(scoped.release.release, scoped);
-    while (this.pinned.size > this.maxPinned) {
-      const oldest = this.pinned.keys().next().value;
-      if (oldest === undefined) break;
-      this.pinned.delete(oldest);
-    }
   }
+}
+
+/** Finds releases by name (active or pinned). */
+export interface ReleaseLookup {
+  activeRelease(): Promise<Release>;
+  namedRelease(name: string): Promise<Release | undefined>;
 }

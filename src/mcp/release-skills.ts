@@ -11,10 +11,10 @@ import type { Skill } from '@modelcontextprotocol/server/ext/skills';
 import { isRimthanError } from '../core/index.js';
 import { RELEASE_ASSET_META_KEY, releaseSkillPackages, skillUriRelease } from '../guided/index.js';
 import type { SkillFile } from '../guided/index.js';
-import type { Release } from '../registry/model.js';
+import type { Release } from '../registry/model/index.js';
 import { isSafeSegment, MAX_URI_LENGTH } from './resource-uris.js';
 import { privateCacheMeta } from './wire.js';
-import type { ReleaseLookup } from './workflow-resources.js';
+import type { ReleaseLookup } from './release-scopes.js';
 
 /** The skills of one release: entries in URI order, and the entries and files by URI. */
 interface ReleaseSkillSet {

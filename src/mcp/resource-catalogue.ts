@@ -5,7 +5,7 @@
  */
 import { canonicalJson } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
-import type { Release } from '../registry/model.js';
+import type { Release } from '../registry/model/index.js';
 import { registryUri } from './resource-uris.js';
 
 /** A protocol-level JSON Schema the engine serves next to the release's own schemas (e.g. checkpoint envelopes). */

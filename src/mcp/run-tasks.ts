@@ -31,7 +31,7 @@ import { canonicalJson, isJsonObject } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import type { RunHandles, RunToolResult } from '../tools/index.js';
 import { ANY_PARAMS_OBJECT, boundedString, closedParams } from './closed-params.js';
-import type { ServerExtension } from './server.js';
+import type { ServerExtension } from './profile.js';
 import { declaresExtension, guardedHandler } from './server.js';
 import type { FaultReporter, ToolAnswer, ToolHandler } from './tool-call.js';
 import { JsonRpcFault, RpcCode } from './wire.js';

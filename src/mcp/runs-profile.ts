@@ -7,7 +7,7 @@
  * `tasks` as well, the profile serves the Tasks extension over the session's run handles (run-tasks.ts): tasks/get,
  * tasks/update, tasks/cancel, and `workflow_run_start` answered with a task to a client that declared the extension.
  */
-import { canonicalJson, RimthanError } from '../core/index.js';
+import { canonicalJson, LruCache, RimthanError } from '../core/index.js';
 import type { JsonObject, RequestStateCodec } from '../core/index.js';
 import { createRunHandles, RunToolName } from '../tools/index.js';
 import type { RunHandles, RunTool, RunToolsCatalog } from '../tools/index.js';
@@ -38,11 +38,13 @@ export interface RunsProfileFactory {
 }
 
 /**
- * Hands the tool the caller's arguments as RFC 8785 text. `JSON.stringify` would quietly turn a number the transport
- * decoded as Infinity (`1e400`) into `null` and drop keys it cannot see; canonical JSON refuses such a document
- * instead, so the tool's strict decoder always judges exactly what the caller sent.
+ * Hands the tool the caller's arguments as the transport parsed them (`invokeParsed`: no text round trip), or, to a
+ * tool without that entry point, as RFC 8785 text. `JSON.stringify` would quietly turn a number the transport decoded
+ * as Infinity (`1e400`) into `null` and drop keys it cannot see; canonical JSON refuses such a document instead, so
+ * the tool's strict decoder always judges exactly what the caller sent.
  */
 function invokeExactly(tool: RunTool, args: JsonObject): Promise<ToolOutcome> {
+  if (tool.invokeParsed !== undefined) return tool.invokeParsed(args);
   let text: string;
   try {
     text = canonicalJson(args);
@@ -60,8 +62,7 @@ export function createRunsProfileFactory(opts: RunsProfileOptions): RunsProfileF
     throw new RimthanError('invalid_config', 'the Tasks extension of the runs profile needs the elicitation options');
   }
   let contracts: ReadonlyMap<string, CompiledToolContract> | undefined;
-  const profiles = new Map<string, McpProfile>();
-  const maxCached = opts.maxCachedSessions ?? 64;
+  const profiles = new LruCache<string, McpProfile>(opts.maxCachedSessions ?? 64);
 
   function contractsFor(tools: readonly RunTool[]): ReadonlyMap<string, CompiledToolContract> {
     if (contracts === undefined) {
@@ -131,18 +132,9 @@ export function createRunsProfileFactory(opts: RunsProfileOptions): RunsProfileF
   return {
     forSession(sessionId) {
       const cached = profiles.get(sessionId);
-      if (cached !== undefined) {
-        profiles.delete(sessionId);
-        profiles.set(sessionId, cached);
-        return cached;
-      }
+      if (cached !== undefined) return cached;
       const profile = build(sessionId);
       profiles.set(sessionId, profile);
-      while (profiles.size > maxCached) {
-        const oldest = profiles.keys().next().value;
-        if (oldest === undefined) break;
-        profiles.delete(oldest);
-      }
       return profile;
     },
   };

@@ -45,7 +45,7 @@ import { keepLegacyResourceCodes } from './legacy-codes.js';
 import type { McpProfile, ToolEntry, ToolRound } from './profile.js';
 import { ASK_INPUT_KEY, runToolCall } from './tool-call.js';
 import type { CreateTaskResult } from './tool-call.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../package/index.js';
 import {
   CACHE_SCOPE_META_KEY,
   internalFault,
@@ -60,14 +60,6 @@ export const SERVER_NAME = 'rimthan';
 
 /** The `_meta` envelope key a 2026-07-28 request carries its protocol revision in. */
 export const PROTOCOL_VERSION_ENVELOPE_KEY = 'io.modelcontextprotocol/protocolVersion';
-
-/** Something a profile adds to the server: capabilities, and handlers registered before the server connects. */
-export interface ServerExtension {
-  readonly capabilities?: ServerCapabilities;
-  /** Extra server options (e.g. `requestState`, `inputRequired`); merged over ours. */
-  readonly options?: Pick<ServerOptions, 'requestState' | 'inputRequired'>;
-  register(server: RimthanServer): void;
-}
 
 /** The request schema each method's params are checked against before its handler runs. */
 const REQUEST_TYPES: Readonly<Record<string, SpecTypeName>> = {

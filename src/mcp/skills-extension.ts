@@ -14,7 +14,7 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import { boundedString, closedParams } from './closed-params.js';
 import type { ReleaseSkills } from './release-skills.js';
 import { MAX_URI_LENGTH } from './resource-uris.js';
-import type { ServerExtension } from './server.js';
+import type { ServerExtension } from './profile.js';
 import { cacheFields, guardedHandler } from './server.js';
 import type { FaultReporter } from './tool-call.js';
 import { JsonRpcFault, LISTING_TTL_MS, RpcCode } from './wire.js';

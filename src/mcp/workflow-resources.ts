@@ -7,8 +7,9 @@
  */
 import type { GetPromptResult, Prompt, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import { isRimthanError } from '../core/index.js';
-import type { Release } from '../registry/model.js';
+import type { Release } from '../registry/model/index.js';
 import type { PromptProvider, ResourceProvider } from './profile.js';
+import type { ReleaseLookup } from './release-scopes.js';
 import type { ReleaseSkills } from './release-skills.js';
 import type { CatalogueCache, CatalogueEntry } from './resource-catalogue.js';
 import { BOOTSTRAP_URI, MAX_URI_LENGTH, parseRegistryUri, resourceTemplates } from './resource-uris.js';
@@ -16,12 +17,6 @@ import { JsonRpcFault, privateCacheMeta, RpcCode } from './wire.js';
 
 /** The one prompt of the profile. */
 export const START_WORKFLOW_PROMPT = 'rimthan.start_workflow';
-
-/** Finds releases by name (active or pinned). */
-export interface ReleaseLookup {
-  activeRelease(): Promise<Release>;
-  namedRelease(name: string): Promise<Release | undefined>;
-}
 
 function listed(entry: CatalogueEntry): Resource {
   const resource: Resource = {

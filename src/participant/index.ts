@@ -11,8 +11,8 @@
 export { ParticipantError, ParticipantErrorCode, isParticipantError } from './errors.js';
 export { Workspace } from './workspace.js';
 export type { PathState } from './workspace.js';
-export { connectServer, describeTarget } from './server.js';
-export type { GuidedServer, ServerTarget, ToolError, ToolOutcome } from './server.js';
+export { connectServer, describeTarget } from './connection.js';
+export type { GuidedServer, ServerTarget, ToolError, ToolOutcome } from './connection.js';
 export { assetText, stepPayloadOf, stepIdOf, str } from './payload.js';
 export type {
   DeliveryMode,
@@ -50,6 +50,9 @@ export {
   checkSession,
   confirmedStateDigest,
   readSession,
+  readSessionShape,
+  sessionShape,
+  MAX_SESSION_BYTES,
   requireSession,
   SESSION_FILE,
   SESSION_FILE_NAME,

@@ -7,7 +7,7 @@ import { str } from './payload.js';
 import { isJsonObject } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import { ParticipantError, ParticipantErrorCode } from './errors.js';
-import type { GuidedServer } from './server.js';
+import type { GuidedServer } from './connection.js';
 
 const SUMMARY = /^rimthan:\/\/registry\/([^/]+)\/summary$/;
 

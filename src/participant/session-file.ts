@@ -17,7 +17,8 @@ import type { Workspace } from './workspace.js';
 export const SESSION_FILE_NAME = 'workflow-session.json';
 /** The session file's workspace path. */
 export const SESSION_FILE = `.rimthan/${SESSION_FILE_NAME}`;
-const MAX_SESSION_BYTES = 1024 * 1024;
+/** The largest session file read: a checkpoint envelope and a bounded confirmed state are far below it. */
+export const MAX_SESSION_BYTES = 1024 * 1024;
 
 export interface SessionState {
   readonly checkpoint: JsonObject;
@@ -50,18 +51,30 @@ export function confirmedStateDigest(projection: JsonObject): string {
   return digestJson({ state: projection['state'], confirmations: projection['confirmations'] });
 }
 
-/** Checks a session's shape and that its confirmed state is the one its checkpoint binds. */
-export function checkSession(value: unknown): SessionState {
+/**
+ * The documented shape only: one object holding exactly `checkpoint` and `confirmed_state`, both objects. What the
+ * checkpoint proves is the server's to say (the console shows a tampered file's verdict from the guided tools).
+ */
+export function sessionShape(value: unknown): SessionState {
   if (!isJsonObject(value)) invalid('is not one JSON object');
-  const object = value;
-  const extra = Object.keys(object).find((k) => k !== 'checkpoint' && k !== 'confirmed_state');
+  const extra = Object.keys(value).find((k) => k !== 'checkpoint' && k !== 'confirmed_state');
   if (extra !== undefined) invalid(`holds "${extra}": a session file holds only "checkpoint" and "confirmed_state"`);
-  const checkpoint = object['checkpoint'];
-  const state = object['confirmed_state'];
-  if (!isJsonObject(checkpoint) || !published('checkpoint-envelope')(checkpoint).ok) {
+  const checkpoint = value['checkpoint'];
+  const state = value['confirmed_state'];
+  if (!isJsonObject(checkpoint)) {
     invalid('does not hold a Rimthan checkpoint envelope (edited, or not a Rimthan session file)');
   }
-  if (!isJsonObject(state) || !published('confirmed-state-projection')(state).ok) {
+  if (!isJsonObject(state)) invalid('does not hold a confirmed-state projection');
+  return { checkpoint, confirmed_state: state };
+}
+
+/** Checks a session's shape and that its confirmed state is the one its checkpoint binds. */
+export function checkSession(value: unknown): SessionState {
+  const { checkpoint, confirmed_state: state } = sessionShape(value);
+  if (!published('checkpoint-envelope')(checkpoint).ok) {
+    invalid('does not hold a Rimthan checkpoint envelope (edited, or not a Rimthan session file)');
+  }
+  if (!published('confirmed-state-projection')(state).ok) {
     invalid('does not hold a confirmed-state projection');
   }
   const session = { checkpoint: checkpoint, confirmed_state: state };
@@ -82,8 +95,8 @@ export function checkSession(value: unknown): SessionState {
   return session;
 }
 
-/** Reads and checks the session file; undefined when there is none. */
-export function readSession(workspace: Workspace): SessionState | undefined {
+/** The session file's parsed JSON (strict, bounded, never through a link); undefined when there is none. */
+function readSessionJson(workspace: Workspace): unknown {
   const bytes = workspace.readState(SESSION_FILE_NAME, MAX_SESSION_BYTES);
   if (bytes === undefined) return undefined;
   const parsed = parseStrictJsonBytes(bytes, { maxBytes: MAX_SESSION_BYTES });
@@ -95,7 +108,19 @@ export function readSession(workspace: Workspace): SessionState | undefined {
     );
   }
   if (!parsed.ok) invalid('is not one strict JSON document');
-  return checkSession(parsed.value);
+  return parsed.value;
+}
+
+/** Reads and checks the session file; undefined when there is none. */
+export function readSession(workspace: Workspace): SessionState | undefined {
+  const value = readSessionJson(workspace);
+  return value === undefined ? undefined : checkSession(value);
+}
+
+/** Reads the session file and checks its shape only (see sessionShape); undefined when there is none. */
+export function readSessionShape(workspace: Workspace): SessionState | undefined {
+  const value = readSessionJson(workspace);
+  return value === undefined ? undefined : sessionShape(value);
 }
 
 /** Like readSession, but a missing file is an error naming what to do. */

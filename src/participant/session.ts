@@ -30,7 +30,7 @@ import {
 } from './release.js';
 import { assembleReports } from './reports.js';
 import type { GivenReport } from './reports.js';
-import type { GuidedServer } from './server.js';
+import type { GuidedServer } from './connection.js';
 import { readSession, requireSession, SESSION_FILE, writeSession } from './session-file.js';
 import type { SessionState } from './session-file.js';
 import { workOrdersFor } from './work-orders.js';

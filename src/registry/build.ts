@@ -1,6 +1,6 @@
 /** Checking and building an authoring source folder into an immutable release file. */
 import type { ReleaseContent } from './content.js';
-import type { Release, ReleaseFile } from './model.js';
+import type { Release, ReleaseFile } from './model/release.js';
 import { assembleReleaseFile, releaseOf } from './manifest.js';
 import { sortProblems } from './problems.js';
 import type { Problem } from './problems.js';

@@ -1,5 +1,5 @@
 /** The entries of a release before its manifest is computed: what authoring validation checks. */
-import type { AssetEntry, SchemaEntry, ValidatorDefinition, WorkflowDefinition } from './model.js';
+import type { AssetEntry, SchemaEntry, ValidatorDefinition, WorkflowDefinition } from './model/release.js';
 
 export interface ReleaseContent {
   readonly registry_id: string;

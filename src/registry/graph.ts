@@ -3,7 +3,7 @@
  * edges labelled with their predicate, and terminal steps leading to END. `workflowGraph` is the structure (the web
  * console draws it); `workflowMermaid` prints the same structure as a Mermaid flowchart.
  */
-import type { BranchPredicate, StepDefinition, WorkflowDefinition } from './model.js';
+import type { BranchPredicate, StepDefinition, WorkflowDefinition } from './model/release.js';
 
 /** One step of the drawn workflow. */
 export interface WorkflowGraphNode {

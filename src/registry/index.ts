@@ -2,11 +2,11 @@
  * registry: the release model, authoring sources → immutable release files, verification, release stores and the
  * active-release channel, and workflow graphs. This file is the whole public surface of `rimthan/registry`.
  */
-export * from './model.js';
+export * from './model/release.js';
 export type { ReleaseContent } from './content.js';
 export { ProblemCode, formatProblem, sortProblems } from './problems.js';
 export type { Problem } from './problems.js';
-export { isKebabId, isVersion, isReleaseName, compareVersions, MAX_ID_LENGTH } from './naming.js';
+export { isKebabId, isVersion, isReleaseName, compareVersions, MAX_ID_LENGTH } from './model/naming.js';
 export { projectPathProblem, pathTemplateProblem, RESERVED_ROOTS } from './paths.js';
 export { checkSource, buildRelease } from './build.js';
 export type { CheckSourceResult, BuildResult } from './build.js';

@@ -13,8 +13,8 @@ import type {
   SchemaEntry,
   ValidatorDefinition,
   WorkflowDefinition,
-} from './model.js';
-import { compareVersions, isVersion } from './naming.js';
+} from './model/release.js';
+import { compareVersions, isVersion } from './model/naming.js';
 import { cmp } from './problems.js';
 import { RELEASE_FORMAT } from './shape/release-shape.js';
 

@@ -4,7 +4,7 @@
  * cannot smuggle in a release the build would refuse. Failure reasons are fixed codes (never file content).
  */
 import { canonicalJson, digestJson, parseStrictJsonBytes, sha256Hex } from '../core/index.js';
-import type { ManifestEntry, Release } from './model.js';
+import type { ManifestEntry, Release } from './model/release.js';
 import { assembleReleaseFile, releaseOf } from './manifest.js';
 import { readReleaseFile, RELEASE_FORMAT } from './shape/release-shape.js';
 import type { ShapeIssue } from './shape/reader.js';

@@ -37,7 +37,15 @@ export {
   type UpgradeRequest,
 } from './operator/index.js';
 export { SUPERVISOR_DEFAULTS } from './supervisor/options.js';
-export type { SessionController, SupervisorOptions } from './supervisor/types.js';
+export type {
+  PrepareRun,
+  SessionController,
+  StartOutcome,
+  StartRequest,
+  StartStage,
+  SupervisorOptions,
+} from './supervisor/types.js';
+export { StartRefusal } from './supervisor/types.js';
 export { DEFAULT_CANCEL_REASON, normalizeCancelReason } from './supervisor/cancel-command.js';
 export type { ErrorContext, ExecutionEnd } from './executor/run-execution.js';
 export { activityEventId, ACTIVITY_NAMESPACE, type EventIdParts } from './executor/event-id.js';
@@ -68,7 +76,10 @@ export {
   type ListQuery,
   type NewRunRecord,
   type PostgresRunStoreOptions,
+  type RunInsights,
+  type RunLedger,
   type RunPatch,
+  type RunQueue,
   type RunRecord,
   type RunStore,
   type SessionQuery,

@@ -1,6 +1,6 @@
 /**
- * `createRunTools`: the seven run tools bound to one session. Each tool decodes its JSON text strictly, runs its
- * handler, and checks its own answer against its output schema before returning it (fail closed: a result that breaks
+ * `createRunTools`: the seven run tools bound to one session. Each tool decodes its arguments strictly (JSON text
+ * through `invoke`, an already parsed value through `invokeParsed`, judged alike), runs its handler, and checks its own answer against its output schema before returning it (fail closed: a result that breaks
  * the published contract becomes `internal`, never a malformed success).
  */
 import { randomUUID } from 'node:crypto';
@@ -14,7 +14,9 @@ import { runHistorySpec } from './run-history.js';
 import { runListSpec } from './run-list.js';
 import { runResumeSpec } from './run-resume.js';
 import { runStartSpec } from './run-start.js';
-import { compileArgumentDecoder } from './strict-args.js';
+import { checkParsedArguments } from './parsed-args.js';
+import { compileArgumentDecoders } from './strict-args.js';
+import type { DecodeResult } from './strict-args.js';
 import { dependencyFault } from './faults.js';
 import type { FaultReporter } from './faults.js';
 import type { RunTool, RunToolsConfig, ToolContext, ToolSpec } from './types.js';
@@ -49,7 +51,7 @@ function checkConfig(config: RunToolsConfig): void {
   for (const method of ['putInput', 'createRun', 'getRun', 'findByIdempotencyKey', 'listRuns']) {
     if (!hasMethod(config.store, method)) throw invalidConfig('store is required');
   }
-  for (const method of ['start', 'history', 'resume', 'cancel']) {
+  for (const method of ['start', 'history', 'resume', 'cancel', 'startNew']) {
     if (!hasMethod(config.supervisor, method)) throw invalidConfig(`supervisor must provide ${method}`);
   }
   if (config.supervisor.sessionId !== config.sessionId) throw invalidConfig('supervisor serves a different session');
@@ -80,7 +82,7 @@ function bind(
       return mapped;
     },
   };
-  const decode = compileArgumentDecoder(spec.inputSchema, compiler, {
+  const decode = compileArgumentDecoders(spec.inputSchema, compiler, {
     ...(spec.uuidFields === undefined ? {} : { uuidFields: spec.uuidFields }),
     ...(spec.maxBytes === undefined ? {} : { maxBytes: spec.maxBytes }),
   });
@@ -88,6 +90,15 @@ function bind(
   const internal = (error: unknown): RunToolResult => {
     onFault?.(spec.name, error);
     return refuse(RunToolErrorCode.Internal, 'internal error');
+  };
+  /** The one path after decoding, whichever entry point decoded the arguments. */
+  const run = async (decoded: DecodeResult): Promise<RunToolResult> => {
+    if (!decoded.ok) return refuse(RunToolErrorCode.InvalidArguments, decoded.message);
+    const result = await spec.handle(decoded.args, ctx);
+    if (!result.ok) return result;
+    const check = checkOutput(result.value);
+    if (check.ok) return result;
+    return internal(new RimthanError('internal', `result breaks the output schema of ${spec.name}`));
   };
   return {
     name: spec.name,
@@ -100,13 +111,16 @@ function bind(
       try {
         if (typeof jsonText !== 'string')
           return refuse(RunToolErrorCode.InvalidArguments, 'arguments must be JSON text');
-        const decoded = decode(jsonText);
-        if (!decoded.ok) return refuse(RunToolErrorCode.InvalidArguments, decoded.message);
-        const result = await spec.handle(decoded.args, ctx);
-        if (!result.ok) return result;
-        const check = checkOutput(result.value);
-        if (check.ok) return result;
-        return internal(new RimthanError('internal', `result breaks the output schema of ${spec.name}`));
+        return await run(decode.fromText(jsonText));
+      } catch (error) {
+        return internal(error);
+      }
+    },
+    async invokeParsed(args: unknown): Promise<RunToolResult> {
+      try {
+        const checked = checkParsedArguments(args);
+        if (!checked.ok) return refuse(RunToolErrorCode.InvalidArguments, checked.message);
+        return await run(decode.fromValue(checked.value));
       } catch (error) {
         return internal(error);
       }
@@ -116,7 +130,7 @@ function bind(
 
 /**
  * Builds the seven run tools for one session. Throws RimthanError('invalid_config') without a session ID, catalog,
- * store, or a supervisor that can start, resume, cancel and project history, and when the supervisor serves a
+ * store, or a supervisor that can start (and start new runs), resume, cancel and project history, and when the supervisor serves a
  * different session than `config.sessionId` (a bundle must never act on another session's runs).
  */
 export function createRunTools(config: RunToolsConfig): RunTool[] {

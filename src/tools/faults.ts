@@ -3,7 +3,7 @@
  * step that failed, never the cause's text unless it is a RimthanError (whose messages are safe by contract).
  */
 import { isRimthanError } from '../core/index.js';
-import { StoreConflictError } from '../runs/store/types.js';
+import { StoreConflictError } from '../runs/store/index.js';
 import { isRunToolErrorCode, refuse, RunToolErrorCode } from './result.js';
 import type { RunToolResult } from './result.js';
 

@@ -5,7 +5,7 @@
  * end inside it; then the cursor is that revision plus the last event returned, so a reader that follows the cursors
  * reads every entry exactly once.
  */
-import type { ActivityEntry } from '../runs/store/types.js';
+import type { ActivityEntry } from '../runs/store/index.js';
 
 export interface HistoryCursor {
   readonly revision: number;

@@ -2,8 +2,8 @@
  * `workflow_run_cancel`: request cancellation. An already cancelled run answers `idempotent: true` without touching
  * the engine; a completed or failed run is a conflict; a pending run is cancelled at once by the supervisor.
  */
-import type { RunRecord } from '../runs/store/types.js';
-import { RunStatus } from '../runs/store/types.js';
+import type { RunRecord } from '../runs/store/index.js';
+import { RunStatus } from '../runs/store/index.js';
 import { refuse, runNotFound, RunToolErrorCode, succeed } from './result.js';
 import { closedObject, runStatusSchema, uuidSchema } from './schemas.js';
 import { RunToolName } from './types.js';

@@ -4,8 +4,8 @@
  */
 import { isRimthanError } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
-import type { ActivityEntry, HistoryQuery } from '../runs/store/types.js';
-import { STORE_LIMITS } from '../runs/store/validate.js';
+import type { ActivityEntry, HistoryQuery } from '../runs/store/index.js';
+import { STORE_LIMITS } from '../runs/store/index.js';
 import { cutHistoryPage } from './history-page.js';
 import { refuse, runNotFound, RunToolErrorCode, succeed } from './result.js';
 import type { RunToolResult } from './result.js';

@@ -2,10 +2,10 @@
  * `workflow_run_resume`: continue an interrupted run with a resume object validated against the resume schema of the
  * exact definition version the run started with.
  */
+import { canonicalObject, firstIssue } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
-import type { RunRecord } from '../runs/store/types.js';
-import { RunStatus } from '../runs/store/types.js';
-import { canonicalObject, firstIssue } from './canonical-object.js';
+import type { RunRecord } from '../runs/store/index.js';
+import { RunStatus } from '../runs/store/index.js';
 import { refuse, runNotFound, RunToolErrorCode, succeed } from './result.js';
 import { safeRunResult } from './safe-result.js';
 import { closedObject, safeRunSchema, uuidSchema } from './schemas.js';

@@ -1,13 +1,12 @@
 /**
- * `workflow_run_start`: resolve the exact definition → canonicalise → validate → parent check → idempotency → mint
- * the record and apply PrepareRun → store the input by digest → create the pending record → supervisor start → safe
- * result once the seed checkpoint is durable. Any failing step is an error; nothing after it runs, and no success is reported for a run that did not start.
+ * `workflow_run_start`: decode → start → safe result. The supervisor's session controller owns the start (resolve the
+ * exact definition, validate the input once, parent check, idempotency replay, PrepareRun, input storage, the durable
+ * seed: runs/supervisor/start-request.ts); this tool decodes its arguments, hands them over, and maps the typed
+ * outcome to the contract's result. No success is reported for a run that did not start.
  */
 import type { JsonObject } from '../core/index.js';
-import type { RunRecord } from '../runs/store/types.js';
-import { RunStatus, StoreConflictError } from '../runs/store/types.js';
-import { canonicalObject, firstIssue } from './canonical-object.js';
-import { applyPrepareRun, buildNewRun } from './new-run.js';
+import { StartRefusal } from '../runs/index.js';
+import type { StartOutcome } from '../runs/index.js';
 import { refuse, RunToolErrorCode, succeed } from './result.js';
 import type { RunToolResult } from './result.js';
 import { safeRunResult } from './safe-result.js';
@@ -16,36 +15,48 @@ import { parseUuid } from './strict-args.js';
 import { RunToolName } from './types.js';
 import type { ToolContext, ToolSpec } from './types.js';
 
-interface StartRequest {
-  readonly name: string;
-  readonly version: string;
-  readonly sha256: string;
-  readonly parentRunId: string | null;
-  readonly idempotencyKey: string;
-}
-
-/** A replay matches when definition, canonical input and parent are the same; then it is the same run. */
-function sameRequest(run: RunRecord, req: StartRequest): boolean {
-  return (
-    run.definition_name === req.name &&
-    run.definition_version === req.version &&
-    run.input_sha256 === req.sha256 &&
-    run.parent_run_id === req.parentRunId
-  );
-}
-
-async function replay(ctx: ToolContext, req: StartRequest): Promise<RunToolResult | undefined> {
-  const existing = await ctx.store.findByIdempotencyKey(ctx.sessionId, req.idempotencyKey);
-  if (existing === undefined) return undefined;
-  if (!sameRequest(existing, req)) {
-    return refuse(
-      RunToolErrorCode.Conflict,
-      'idempotency_key was already used with a different definition, input or parent',
-    );
+/** The contract's answer to a refused start. */
+function refusal(code: StartRefusal, message: string | undefined): RunToolResult {
+  switch (code) {
+    case StartRefusal.UnknownDefinition:
+      return refuse(
+        RunToolErrorCode.UnknownDefinition,
+        'no definition with this exact name and version; see workflow_definition_list',
+      );
+    case StartRefusal.InvalidInput:
+      return refuse(RunToolErrorCode.InvalidInput, message ?? 'input does not match the definition input schema');
+    case StartRefusal.ParentNotFound:
+      return refuse(RunToolErrorCode.NotFound, 'no parent run with this parent_run_id exists in this session');
+    case StartRefusal.IdempotencyConflict:
+      return refuse(
+        RunToolErrorCode.Conflict,
+        'idempotency_key was already used with a different definition, input or parent',
+      );
+    case StartRefusal.InvalidRunId:
+      return refuse(RunToolErrorCode.Internal, 'the run ID generator returned a value that is not a nonzero UUID');
+    case StartRefusal.PrepareFailed:
+      return refuse(RunToolErrorCode.Internal, 'prepareRun failed; no run was created');
+    case StartRefusal.PrepareRefused:
+      return refuse(RunToolErrorCode.Internal, message ?? 'prepareRun was refused; no run was created');
   }
-  // The first call may have failed before its seed: starting again seeds it (an already seeded run is returned as is).
-  const run = existing.status === RunStatus.Pending ? await ctx.supervisor.start(existing.run_id) : existing;
-  return succeed({ ...safeRunResult(run, ctx), idempotent: true });
+}
+
+/** Maps the start's outcome to the tool result (a failed dependency names only the step it failed in). */
+function answer(outcome: StartOutcome, ctx: ToolContext): RunToolResult {
+  switch (outcome.kind) {
+    case 'started':
+      return succeed({ ...safeRunResult(outcome.run, ctx), idempotent: false });
+    case 'replayed':
+      return succeed({ ...safeRunResult(outcome.run, ctx), idempotent: true });
+    case 'refused':
+      return refusal(outcome.code, outcome.message);
+    case 'failed':
+      // A definition whose own input check throws is a defect of the flow, answered as any fault of a tool is.
+      if (outcome.stage === 'definition') throw outcome.error;
+      if (outcome.stage === 'create') return ctx.fault(outcome.error, 'creating the run');
+      if (outcome.stage === 'seed') return ctx.fault(outcome.error, `starting run ${outcome.runId}`);
+      return ctx.fault(outcome.error, 'starting the run');
+  }
 }
 
 export const runStartSpec: ToolSpec = {
@@ -77,83 +88,21 @@ export const runStartSpec: ToolSpec = {
   uuidFields: ['parent_run_id'],
 
   async handle(args, ctx) {
-    const name = args['definition_name'] as string;
-    const version = args['definition_version'] as string;
-    const definition = ctx.catalog.resolve(name, version);
-    if (definition === undefined) {
-      return refuse(
-        RunToolErrorCode.UnknownDefinition,
-        'no definition with this exact name and version; see workflow_definition_list',
-      );
-    }
-    const input = canonicalObject(args['input'] as JsonObject);
-    if (!input.ok) return refuse(RunToolErrorCode.InvalidInput, `input ${input.message}`);
-    const check = definition.validateInput(input.value);
-    if (!check.ok) {
-      return refuse(
-        RunToolErrorCode.InvalidInput,
-        `input does not match the definition input schema (${firstIssue(check.issues)})`,
-      );
-    }
-    const parentRunId = (args['parent_run_id'] as string | undefined) ?? null;
-    const idempotencyKey = (args['idempotency_key'] as string | undefined) ?? null;
+    let outcome: StartOutcome;
     try {
-      if (parentRunId !== null && (await ctx.store.getRun(ctx.sessionId, parentRunId)) === undefined) {
-        return refuse(RunToolErrorCode.NotFound, 'no parent run with this parent_run_id exists in this session');
-      }
-      const req: StartRequest = {
-        name,
-        version,
-        sha256: input.sha256,
-        parentRunId,
-        idempotencyKey: idempotencyKey ?? '',
-      };
-      if (idempotencyKey !== null) {
-        const replayed = await replay(ctx, req);
-        if (replayed !== undefined) return replayed;
-      }
-      const runId = parseUuid(ctx.newId());
-      if (runId === undefined)
-        return refuse(RunToolErrorCode.Internal, 'the run ID generator returned a value that is not a nonzero UUID');
-      const fresh = buildNewRun({
-        sessionId: ctx.sessionId,
-        runId,
-        definitionName: name,
-        definitionVersion: version,
-        parentRunId,
-        inputSha256: input.sha256,
-        idempotencyKey,
-        now: ctx.now().toISOString(),
+      outcome = await ctx.supervisor.startNew({
+        definitionName: args['definition_name'] as string,
+        definitionVersion: args['definition_version'] as string,
+        input: args['input'] as JsonObject,
+        parentRunId: (args['parent_run_id'] as string | undefined) ?? null,
+        idempotencyKey: (args['idempotency_key'] as string | undefined) ?? null,
+        mintRunId: () => parseUuid(ctx.newId()),
+        now: () => ctx.now().toISOString(),
+        prepareRun: ctx.prepareRun,
       });
-      const prepared = await applyPrepareRun(ctx.prepareRun, fresh).catch(() => undefined);
-      if (prepared === undefined) return refuse(RunToolErrorCode.Internal, 'prepareRun failed; no run was created');
-      if (!prepared.ok) return refuse(RunToolErrorCode.Internal, prepared.message);
-      await ctx.store.putInput(input.sha256, input.text);
-      const startNew = ctx.supervisor.startNew?.bind(ctx.supervisor);
-      let started: RunRecord | undefined;
-      try {
-        // One durable write for record and seed when the supervisor offers it; else record, then seed.
-        if (startNew !== undefined) started = await startNew(prepared.record, input.value);
-        else await ctx.store.createRun(prepared.record);
-      } catch (error) {
-        // A concurrent start with the same key won the race: answer as its replay.
-        const replayed =
-          idempotencyKey !== null && error instanceof StoreConflictError ? await replay(ctx, req) : undefined;
-        if (replayed !== undefined) return replayed;
-        return startNew === undefined || error instanceof StoreConflictError
-          ? ctx.fault(error, 'creating the run')
-          : ctx.fault(error, `starting run ${runId}`);
-      }
-      if (started === undefined) {
-        try {
-          started = await ctx.supervisor.start(runId);
-        } catch (error) {
-          return ctx.fault(error, `starting run ${runId}`);
-        }
-      }
-      return succeed({ ...safeRunResult(started, ctx), idempotent: false });
     } catch (error) {
       return ctx.fault(error, 'starting the run');
     }
+    return answer(outcome, ctx);
   },
 };

@@ -3,8 +3,8 @@
  * it), so the input, its storage key, flow state, the idempotency key and the artifact namespace cannot leak.
  */
 import type { JsonObject } from '../core/index.js';
-import type { RunRecord } from '../runs/store/types.js';
-import { RunStatus } from '../runs/store/types.js';
+import type { RunRecord } from '../runs/store/index.js';
+import { RunStatus } from '../runs/store/index.js';
 import type { ToolContext } from './types.js';
 
 /** True when the exact definition version the run started with declares a resume schema. */

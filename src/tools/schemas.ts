@@ -3,7 +3,7 @@
  * closed objects throughout (`additionalProperties: false`); nothing uses `$dynamicRef`, formats or remote refs.
  */
 import type { JsonObject } from '../core/index.js';
-import { ActivityKind, RunStatus } from '../runs/store/types.js';
+import { ActivityKind, RunStatus } from '../runs/store/index.js';
 import { UUID_PATTERN } from './strict-args.js';
 
 /** Most entries a page (list, history) may hold, and the default. */

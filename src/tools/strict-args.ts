@@ -11,7 +11,7 @@ import type { JsonObject, JsonValue, SchemaCompiler, SchemaIssue } from '../core
 
 /**
  * Size and nesting limits for one argument text. Documents (`input`, `resume`) may be 256 KiB in canonical form and
- * nest 32 levels (checked in canonical-object.ts); the text around them (other fields, whitespace, escapes that the
+ * nest 32 levels (checked in core/canonical-object.ts); the text around them (other fields, whitespace, escapes that the
  * canonical form writes shorter) must not make a valid document unsendable, so the raw text may be 1 MiB, the runs
  * profile's request cap, and nest 33.
  */
@@ -44,6 +44,23 @@ export interface ArgumentRules {
 }
 
 export type ArgumentDecoder = (jsonText: string) => DecodeResult;
+
+/** Decodes arguments that are already one parsed JSON value (checked as JSON text would be: see parsed-args.ts). */
+export type ValueDecoder = (value: JsonValue) => DecodeResult;
+
+/** Both entry points of one schema's decoder: text is parsed once, then judged by the same value decoder. */
+export interface ArgumentDecoders {
+  readonly fromText: ArgumentDecoder;
+  readonly fromValue: ValueDecoder;
+}
+
+/** The refusal of argument text over {@link ARGUMENT_LIMITS}.maxBytes. */
+export const SIZE_LIMIT_MESSAGE = `arguments exceed the size limit of ${ARGUMENT_LIMITS.maxBytes} bytes`;
+
+/** The refusal of arguments whose JSON form the strict parser refuses (`reason` never quotes the input). */
+export function notAcceptedMessage(reason: string): string {
+  return `arguments are not accepted: ${reason}`;
+}
 
 const SAFE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -89,6 +106,15 @@ export function compileArgumentDecoder(
   compiler: SchemaCompiler,
   rules: ArgumentRules = {},
 ): ArgumentDecoder {
+  return compileArgumentDecoders(schema, compiler, rules).fromText;
+}
+
+/** {@link compileArgumentDecoder} with the value entry point as well (the text one parses, then calls it). */
+export function compileArgumentDecoders(
+  schema: JsonObject,
+  compiler: SchemaCompiler,
+  rules: ArgumentRules = {},
+): ArgumentDecoders {
   const check = compiler.compileOrDefer(schema);
   const properties = isJsonObject(schema['properties']) ? schema['properties'] : {};
   const known = new Set(Object.keys(properties));
@@ -99,14 +125,7 @@ export function compileArgumentDecoder(
   const uuidFields = rules.uuidFields ?? [];
   const maxBytes = Object.entries(rules.maxBytes ?? {});
 
-  return (jsonText: string): DecodeResult => {
-    // The cap is on the raw text (whitespace counts): nothing below, not even trim(), sees an oversized document.
-    if (jsonText.length > ARGUMENT_LIMITS.maxBytes || utf8Length(jsonText) > ARGUMENT_LIMITS.maxBytes)
-      return fail(`arguments exceed the size limit of ${ARGUMENT_LIMITS.maxBytes} bytes`);
-    if (jsonText.trim() === '') return fail('arguments are empty; send one JSON object');
-    const parsed = parseStrictJson(jsonText, ARGUMENT_LIMITS);
-    if (!parsed.ok) return fail(`arguments are not accepted: ${parsed.reason}`);
-    const value = parsed.value;
+  const fromValue = (value: JsonValue): DecodeResult => {
     if (!isJsonObject(value)) return fail('arguments must be one JSON object');
     const unsafe = unsafeContent(value);
     if (unsafe !== undefined) return fail(unsafe);
@@ -140,4 +159,16 @@ export function compileArgumentDecoder(
     }
     return { ok: true, args };
   };
+
+  const fromText = (jsonText: string): DecodeResult => {
+    // The cap is on the raw text (whitespace counts): nothing below, not even trim(), sees an oversized document.
+    if (jsonText.length > ARGUMENT_LIMITS.maxBytes || utf8Length(jsonText) > ARGUMENT_LIMITS.maxBytes)
+      return fail(SIZE_LIMIT_MESSAGE);
+    if (jsonText.trim() === '') return fail('arguments are empty; send one JSON object');
+    const parsed = parseStrictJson(jsonText, ARGUMENT_LIMITS);
+    if (!parsed.ok) return fail(notAcceptedMessage(parsed.reason));
+    return fromValue(parsed.value);
+  };
+
+  return { fromText, fromValue };
 }

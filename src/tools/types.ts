@@ -2,9 +2,8 @@
  * The run tools' public shapes and the dependencies a bundle is built from.
  */
 import type { JsonObject } from '../core/index.js';
-import type { FlowCatalog } from '../runs/flow/catalog.js';
-import type { NewRunRecord, RunStore } from '../runs/store/types.js';
-import type { SessionController } from '../runs/supervisor/types.js';
+import type { FlowCatalog, PrepareRun, SessionController } from '../runs/index.js';
+import type { RunInsights, RunLedger } from '../runs/store/index.js';
 import type { FaultReporter } from './faults.js';
 import type { RunToolResult } from './result.js';
 
@@ -32,7 +31,7 @@ export interface RunToolAnnotations {
   readonly openWorldHint: boolean;
 }
 
-/** One framework-neutral tool: JSON text in, a bounded result out. `invoke` never throws. */
+/** One framework-neutral tool: JSON arguments in, a bounded result out. Neither entry point throws. */
 export interface RunTool {
   readonly name: RunToolName;
   readonly title: string;
@@ -41,20 +40,23 @@ export interface RunTool {
   readonly inputSchema: JsonObject;
   readonly outputSchema: JsonObject;
   readonly annotations: RunToolAnnotations;
+  /** Arguments as JSON text (a model's tool call, an adapter): parsed once, strictly. */
   invoke(jsonText: string): Promise<RunToolResult>;
+  /**
+   * Arguments a transport already parsed: judged exactly as their RFC 8785 text would be (same refusals, same words),
+   * without writing and re-parsing that text. The bundle's tools have it; a tool written by hand may leave it out,
+   * and its callers then send text.
+   */
+  invokeParsed?(args: unknown): Promise<RunToolResult>;
 }
 
-/**
- * The host hook that may bind the artifact namespace of a new run. It may change only the five
- * `artifact_namespace` fields; any other difference refuses the start and nothing is created.
- */
-export type PrepareRun = (record: NewRunRecord) => NewRunRecord | Promise<NewRunRecord>;
+export type { PrepareRun } from '../runs/index.js';
 
 export interface RunToolsConfig {
   readonly sessionId: string;
   readonly catalog: RunToolsCatalog;
-  readonly store: RunStore;
-  /** Must serve `sessionId` and provide start and history (plus resume and cancel). */
+  readonly store: RunLedger & RunInsights;
+  /** Must serve `sessionId` and provide start, startNew, history, resume and cancel. */
   readonly supervisor: SessionController;
   readonly now?: () => Date;
   /** Mints run IDs; defaults to `crypto.randomUUID`. Must return a nonzero UUID. */
@@ -68,7 +70,8 @@ export interface RunToolsConfig {
 export interface ToolContext {
   readonly sessionId: string;
   readonly catalog: RunToolsCatalog;
-  readonly store: RunStore;
+  /** The reads the handlers make themselves (a run, a page of runs); every write goes through the supervisor. */
+  readonly store: Pick<RunLedger, 'getRun'> & Pick<RunInsights, 'listRuns'>;
   readonly supervisor: SessionController;
   readonly now: () => Date;
   readonly newId: () => string;

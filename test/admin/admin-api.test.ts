@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { adminAuthenticator, startAdminServer } from '../../src/admin/index.js';
 import type { AdminEndpoint } from '../../src/admin/index.js';
-import { packageRoot } from '../../src/core/index.js';
+import { packageRoot } from '../../src/package/index.js';
 import { principalIdOf, staticTokenAuthenticator } from '../../src/identity/index.js';
 import { FolderReleaseStore, ReleaseFollower } from '../../src/registry/index.js';
 import { tempDir } from '../registry/helpers.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/run.js';
-import { packageRoot } from '../../src/core/index.js';
+import { packageRoot } from '../../src/package/index.js';
 import { verifyReleaseFile } from '../../src/registry/index.js';
 import { SqliteRunStore } from '../../src/runs/index.js';
 import { captureIo } from './support.js';

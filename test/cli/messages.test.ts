@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { packageRoot } from '../../src/core/index.js';
+import { packageRoot } from '../../src/package/index.js';
 import { SqliteRunStore } from '../../src/runs/index.js';
 import { documentedRows } from './support.js';
 import type { DocumentedRow } from './support.js';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { parse as parseToml } from 'smol-toml';
-import { packageRoot } from '../../src/core/index.js';
+import { packageRoot } from '../../src/package/index.js';
 import { MAIN, stdioServe } from '../support/serve-process.js';
 
 const ROOT = packageRoot();

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { packageRoot } from '../../src/core/index.js';
+import { packageRoot } from '../../src/package/index.js';
 import { PostgresReleaseStore } from '../../src/registry/index.js';
 import { dropSchema, postgresSkipReason, TEST_PG_URL, uniqueSchema } from '../support/postgres.js';
 import { startConsoleCli } from './support.js';

@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { runCli } from '../../src/cli/run.js';
 import type { CliIo } from '../../src/cli/io.js';
-import { packageRoot } from '../../src/core/index.js';
+import { packageRoot } from '../../src/package/index.js';
 import { DEFAULT_RUN_STORE, openStore } from '../../src/cli/run-store.js';
 import { prepareApprovalRepository } from './fixtures.js';
 

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { packageRoot } from '../../src/core/index.js';
+import { packageRoot } from '../../src/package/index.js';
 import type { JsonObject, JsonValue } from '../../src/core/index.js';
 import { callTool } from '../mcp/support/connect.js';
 import { Participant } from '../mcp/support/participant.js';

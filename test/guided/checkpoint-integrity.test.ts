@@ -12,7 +12,7 @@ import {
   createReleaseScope,
 } from '../../src/guided/index.js';
 import { encodeCheckpointBody } from '../../src/guided/checkpoint/codec.js';
-import { HostCapability, ValidatorCapability } from '../../src/registry/model.js';
+import { HostCapability, ValidatorCapability } from '../../src/registry/model/release.js';
 import { begin, chooseRoute, moved, passStep, prepareArgs, proceed, toRouteSelection } from './fixtures/drive.js';
 import type { Position } from './fixtures/drive.js';
 import { SECRET_A, SECRET_B, Session, TestClock, reportsFor, signerFor } from './fixtures/harness.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { JsonObject, JsonValue } from '../../src/core/index.js';
 import { createReleaseScope } from '../../src/guided/index.js';
-import type { Harness } from '../../src/registry/model.js';
+import type { Harness } from '../../src/registry/model/release.js';
 import { OBJECTIVE, begin, chooseRoute, moved, passStep, proceed, stepId, toRouteSelection } from './fixtures/drive.js';
 import type { Position } from './fixtures/drive.js';
 import {

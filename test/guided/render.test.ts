@@ -5,7 +5,7 @@ import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 import { hasLoneSurrogate } from '../../src/core/index.js';
 import { renderHostAsset } from '../../src/guided/index.js';
-import type { AssetEntry } from '../../src/registry/model.js';
+import type { AssetEntry } from '../../src/registry/model/release.js';
 
 const TRICKY = 'Use when: the "plan" has #tags, a colon: and\nnew lines — or \\ backslashes\t& <xml>.';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { JsonObject } from '../../src/core/index.js';
-import type { StepDefinition } from '../../src/registry/model.js';
+import type { StepDefinition } from '../../src/registry/model/release.js';
 import { chooseRoute, moved, passStep, proceed, stepId, toRouteSelection } from './fixtures/drive.js';
 import { Session } from './fixtures/harness.js';
 import { fixtureRelease } from './fixtures/release.js';

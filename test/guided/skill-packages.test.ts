@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from 'yaml';
-import { packageRoot, sha256Hex } from '../../src/core/index.js';
+import { sha256Hex } from '../../src/core/index.js';
+import { packageRoot } from '../../src/package/index.js';
 import { releaseSkillPackages, renderHostAsset, skillUri, skillUriRelease } from '../../src/guided/index.js';
 import { verifyReleaseFile } from '../../src/registry/index.js';
 

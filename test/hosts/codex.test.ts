@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { packageRoot } from '../../src/core/index.js';
+import { packageRoot } from '../../src/package/index.js';
 import { pinnedHostAssetFiles } from '../../src/guided/host/pinned-assets.js';
 import type { Release } from '../../src/registry/index.js';
 import { ACTIVE_RELEASE } from '../mcp/support/connect.js';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { JsonObject } from '../../src/core/index.js';
-import type { Harness } from '../../src/registry/model.js';
+import type { Harness } from '../../src/registry/model/release.js';
 import { artifactsFor, setupAttestation, workspaceManifest } from '../support/faithful-harness.js';
 import { ACTIVE_RELEASE, callTool, connect, tempReleaseStore, workflowProfile } from './support/connect.js';
 import { confirmed, OBJECTIVE, Participant } from './support/participant.js';

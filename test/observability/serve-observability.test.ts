@@ -12,7 +12,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { packageRoot } from '../../src/core/index.js';
+import { packageRoot } from '../../src/package/index.js';
 import { principalIdOf } from '../../src/identity/index.js';
 import { ACTIVE_RELEASE, callTool, NEW_RELEASE, OLD_RELEASE, tempReleaseStore } from '../mcp/support/connect.js';
 import { confirmed, Participant } from '../mcp/support/participant.js';

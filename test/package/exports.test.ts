@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { packageRoot } from '../../src/core/index.js';
+import { packageRoot } from '../../src/package/index.js';
 
 // Imports the package by its own name, the way a consumer does: Node resolves "rimthan/..." through the "exports"
 // map of package.json (self-reference), so a missing or wrong entry fails here rather than in a user's project.

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { packageRoot } from '../../src/core/index.js';
+import { packageRoot } from '../../src/package/index.js';
 import {
   ActiveReleaseChannel,
   buildRelease,

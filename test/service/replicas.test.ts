@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { packageRoot } from '../../src/core/index.js';
+import { packageRoot } from '../../src/package/index.js';
 import type { JsonObject } from '../../src/core/index.js';
 import { principalIdOf } from '../../src/identity/index.js';
 import { callTool } from '../mcp/support/connect.js';

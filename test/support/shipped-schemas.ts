@@ -6,7 +6,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { digestJson, packageRoot } from '../../src/core/index.js';
+import { digestJson } from '../../src/core/index.js';
+import { packageRoot } from '../../src/package/index.js';
 import type { JsonObject } from '../../src/core/index.js';
 import { memberDocuments } from '../../src/core/fragment-check.js';
 import { boundBodySchema } from '../../src/guided/checkpoint/bound-token.js';

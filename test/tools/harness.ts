@@ -208,6 +208,7 @@ export function spyController(stack: Stack, sessionId: string): { controller: Se
   const controller: SessionController = {
     sessionId,
     start: (id) => (calls.push('start'), real.start(id)),
+    startNew: (request) => (calls.push('startNew'), real.startNew(request)),
     resume: (id, resume) => (calls.push('resume'), real.resume(id, resume)),
     cancel: (id, reason) => (calls.push('cancel'), real.cancel(id, reason)),
     history: (id, query) => (calls.push('history'), real.history(id, query)),

@@ -177,7 +177,7 @@ describe('workflow_run_start', () => {
     const broken = stack.tools(SESSION_A, {
       supervisor: {
         ...spyController(stack, SESSION_A).controller,
-        start: () => Promise.reject(new Error('disk on fire')),
+        startNew: () => Promise.reject(new Error('disk on fire')),
       },
     });
     const message = await stack.fails(

@@ -10,14 +10,12 @@ import { MAX_RELEASE_BYTES } from '../../registry/index.js';
 import { adminClient } from '../admin-client.js';
 import type { AdminClient } from '../admin-client.js';
 import { parseCommand, positionals, stringOption } from '../args.js';
-import type { Parsed } from '../args.js';
+import type { OptionTable, Parsed } from '../args.js';
 import { CommandFailed, reasonOf, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
+import { ADMIN_ACTIVATE_OPTIONS, ADMIN_MIGRATION_TARGET_OPTIONS, ADMIN_OPTIONS } from './admin-options.js';
 
 const TOPIC = 'admin';
-const OPTIONS = { url: { type: 'string' }, json: { type: 'boolean' } } as const;
-/** `--expected-current RELEASE`: compare-and-swap against what the caller saw instead of a fresh read. */
-const EXPECTED = { 'expected-current': { type: 'string' } } as const;
 
 interface Channel {
   channel: string;
@@ -34,9 +32,9 @@ interface Change {
 function setup(
   argv: string[],
   io: CliIo,
-  extra: Record<string, { type: 'boolean' | 'string' }> = {},
+  table: OptionTable = ADMIN_OPTIONS,
 ): { parsed: Parsed; client: AdminClient; json: boolean } {
-  const parsed = parseCommand(argv, { ...OPTIONS, ...extra }, TOPIC);
+  const parsed = parseCommand(argv, table, TOPIC);
   const url = stringOption(parsed, 'url');
   if (url === undefined)
     throw new UsageError(
@@ -138,7 +136,7 @@ async function setChannel(client: AdminClient, channel: string, release: string,
 
 /** `admin activate RELEASE`. */
 export async function adminActivate(argv: string[], io: CliIo): Promise<void> {
-  const { parsed, client, json } = setup(argv, io, EXPECTED);
+  const { parsed, client, json } = setup(argv, io, ADMIN_ACTIVATE_OPTIONS);
   const [release = ''] = positionals(parsed, 1, 'one release name: rimthan admin activate RELEASE', TOPIC);
   const value = await setChannel(client, 'active', release, parsed);
   print(io, json, value, () => changeLine((value as { change: Change }).change));
@@ -162,7 +160,7 @@ export async function adminRollback(argv: string[], io: CliIo): Promise<void> {
 
 /** `admin migration-target RELEASE | --clear`. */
 export async function adminMigrationTarget(argv: string[], io: CliIo): Promise<void> {
-  const { parsed, client, json } = setup(argv, io, { ...EXPECTED, clear: { type: 'boolean' } });
+  const { parsed, client, json } = setup(argv, io, ADMIN_MIGRATION_TARGET_OPTIONS);
   const clear = parsed.values['clear'] === true;
   if (clear) {
     positionals(parsed, 0, 'no release with --clear: rimthan admin migration-target --clear', TOPIC);

@@ -9,12 +9,13 @@ import { TokenSigner } from '../../core/index.js';
 import { isLoopback, releaseStoreConsole, SESSION_PATTERN, startConsole } from '../../console/index.js';
 import { loadSigningSetup, ProfileName } from '../../mcp/index.js';
 import { openReleaseStore } from '../release-store-config.js';
-import { intOption, parseCommand, stringList, stringOption } from '../args.js';
+import { intOption, optionDefault, parseCommand, stringList, stringOption } from '../args.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { DEFAULT_RUN_STORE } from '../run-store.js';
 import { openRunsStack } from '../runs-wiring.js';
 import { requestCap, stderrFaultReporter, tokensFrom } from '../serve-config.js';
+import { CONSOLE_OPTIONS } from './console-options.js';
 
 const TOPIC = 'console';
 /** The admin side's credentials: the console beyond loopback needs the same ones. */
@@ -23,26 +24,13 @@ const ADMIN_TOKENS = {
   env: 'RIMTHAN_ADMIN_BEARER_TOKEN',
   what: 'an admin token',
 } as const;
-export const DEFAULT_CONSOLE_PORT = 8770;
-
-const OPTIONS = {
-  host: { type: 'string' },
-  port: { type: 'string' },
-  releases: { type: 'string' },
-  store: { type: 'string' },
-  flows: { type: 'string' },
-  session: { type: 'string' },
-  workspace: { type: 'string', multiple: true },
-  'admin-token-file': { type: 'string' },
-  'allowed-host': { type: 'string', multiple: true },
-  'allowed-origin': { type: 'string', multiple: true },
-} as const;
+export const DEFAULT_CONSOLE_PORT = Number(optionDefault(CONSOLE_OPTIONS, 'port'));
 
 /** `rimthan console [options]`; resolves on SIGINT/SIGTERM. */
 export async function consoleCommand(argv: string[], io: CliIo): Promise<void> {
-  const parsed = parseCommand(argv, OPTIONS, TOPIC);
+  const parsed = parseCommand(argv, CONSOLE_OPTIONS, TOPIC);
   if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument: ${parsed.positionals[0] ?? ''}`, TOPIC);
-  const host = stringOption(parsed, 'host') ?? '127.0.0.1';
+  const host = stringOption(parsed, 'host') ?? optionDefault(CONSOLE_OPTIONS, 'host');
   const port = intOption(parsed, 'port', 0, 65535, TOPIC) ?? DEFAULT_CONSOLE_PORT;
   const tokens = tokensFrom(ADMIN_TOKENS, stringOption(parsed, 'admin-token-file'), io);
   if (tokens === undefined && !isLoopback(host)) {

@@ -8,8 +8,6 @@ import type { Parsed } from '../args.js';
 import { CommandFailed } from '../errors.js';
 import type { CliIo } from '../io.js';
 
-export const CONFIRM_OPTIONS = { yes: { type: 'boolean' } } as const;
-
 /** Asks the person to confirm `field = value`; refuses when they do not. */
 export async function confirmAnswer(io: CliIo, parsed: Parsed, field: string, value: JsonValue): Promise<void> {
   if (parsed.values['yes'] === true) return;

@@ -7,20 +7,11 @@
 import { isParticipantError, ParticipantSession, Workspace, connectServer } from '../../participant/index.js';
 import type { GuidedServer, ServerTarget } from '../../participant/index.js';
 import { stringList, stringOption } from '../args.js';
-import type { OptionSpec, Parsed } from '../args.js';
+import type { Parsed } from '../args.js';
 import { CommandFailed, UsageError } from '../errors.js';
 import { existingFolder } from '../files.js';
 import type { CliIo } from '../io.js';
 import { tokensFrom } from '../serve-config.js';
-
-export const CONNECT_OPTIONS: OptionSpec = {
-  'server-command': { type: 'string' },
-  url: { type: 'string' },
-  'token-file': { type: 'string' },
-  workspace: { type: 'string' },
-  json: { type: 'boolean' },
-  'protected-path': { type: 'string', multiple: true },
-};
 
 /** Splits a command line into words: spaces separate, single or double quotes group, no shell. */
 export function splitCommand(text: string, topic: string): string[] {

@@ -24,10 +24,11 @@ import { parseCommand, positionals, stringOption } from '../args.js';
 import type { Parsed } from '../args.js';
 import { CommandFailed, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { CONFIRM_OPTIONS, confirmAnswer } from './participant-confirm.js';
-import { CONNECT_OPTIONS, jsonOutput, splitCommand, withSession } from './participant-connect.js';
+import { confirmAnswer } from './participant-confirm.js';
+import { jsonOutput, splitCommand, withSession } from './participant-connect.js';
+import { PARTICIPANT_RUN_OPTIONS } from './participant-options.js';
 import { failIfStopped, resultWords } from './participant-output.js';
-import { givenReports, START_OPTIONS, startFromOptions } from './participant.js';
+import { givenReports, startFromOptions } from './participant.js';
 
 const TOPIC = 'participant run';
 /** More tool rounds than any workflow needs: a loop that does not end is a bug, not a wait. */
@@ -182,19 +183,7 @@ async function loop(
 
 /** `participant run`. */
 export async function participantRun(argv: string[], io: CliIo): Promise<void> {
-  const parsed = parseCommand(
-    argv,
-    {
-      ...CONNECT_OPTIONS,
-      ...START_OPTIONS,
-      ...CONFIRM_OPTIONS,
-      answers: { type: 'string' },
-      'validator-command': { type: 'string' },
-      reports: { type: 'string' },
-      'no-project-local': { type: 'boolean' },
-    },
-    TOPIC,
-  );
+  const parsed = parseCommand(argv, PARTICIPANT_RUN_OPTIONS, TOPIC);
   positionals(parsed, 0, 'no positional arguments', TOPIC);
   if (stringOption(parsed, 'validator-command') !== undefined && stringOption(parsed, 'reports') !== undefined) {
     throw new UsageError('give --validator-command or --reports, not both', TOPIC);

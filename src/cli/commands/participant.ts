@@ -15,19 +15,17 @@ import { parseCommand, positionals, stringList, stringOption } from '../args.js'
 import type { Parsed } from '../args.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { confirmAnswer, CONFIRM_OPTIONS } from './participant-confirm.js';
-import { CONNECT_OPTIONS, jsonOutput, withSession } from './participant-connect.js';
+import { confirmAnswer } from './participant-confirm.js';
+import { jsonOutput, withSession } from './participant-connect.js';
+import {
+  CONNECT_OPTIONS,
+  PARTICIPANT_ANSWER_OPTIONS,
+  PARTICIPANT_PREPARE_OPTIONS,
+  PARTICIPANT_START_OPTIONS,
+  PARTICIPANT_SUBMIT_OPTIONS,
+  PARTICIPANT_WRITE_ASSETS_OPTIONS,
+} from './participant-options.js';
 import { printResult, resultWords, statusWords, workOrderWords } from './participant-output.js';
-
-export const START_OPTIONS = {
-  workflow: { type: 'string' },
-  'workflow-version': { type: 'string' },
-  harness: { type: 'string' },
-  adapter: { type: 'string' },
-  capability: { type: 'string', multiple: true },
-  'validator-capability': { type: 'string', multiple: true },
-  set: { type: 'string', multiple: true },
-} as const;
 
 /** `--set FIELD=VALUE` pairs, in order. */
 function setPairs(parsed: Parsed, topic: string): [string, string][] {
@@ -75,7 +73,7 @@ export async function startFromOptions(
 /** `participant start`. */
 export async function participantStart(argv: string[], io: CliIo): Promise<void> {
   const topic = 'participant start';
-  const parsed = parseCommand(argv, { ...CONNECT_OPTIONS, ...START_OPTIONS, ...CONFIRM_OPTIONS }, topic);
+  const parsed = parseCommand(argv, PARTICIPANT_START_OPTIONS, topic);
   positionals(parsed, 0, 'no positional arguments', topic);
   await withSession(parsed, io, topic, async (session) => {
     printResult(io, await startFromOptions(session, parsed, io, topic), jsonOutput(parsed));
@@ -96,7 +94,7 @@ export async function participantStatus(argv: string[], io: CliIo): Promise<void
 /** `participant answer FIELD VALUE`. */
 export async function participantAnswer(argv: string[], io: CliIo): Promise<void> {
   const topic = 'participant answer';
-  const parsed = parseCommand(argv, { ...CONNECT_OPTIONS, ...CONFIRM_OPTIONS }, topic);
+  const parsed = parseCommand(argv, PARTICIPANT_ANSWER_OPTIONS, topic);
   const [field = '', text = ''] = positionals(parsed, 2, 'FIELD VALUE: rimthan participant answer FIELD VALUE', topic);
   await withSession(parsed, io, topic, async (session) => {
     const value = await session.answerValue(field, text);
@@ -118,11 +116,7 @@ export async function participantContinue(argv: string[], io: CliIo): Promise<vo
 /** `participant write-assets [--no-project-local] [--context-out FILE]`. */
 export async function participantWriteAssets(argv: string[], io: CliIo): Promise<void> {
   const topic = 'participant write-assets';
-  const parsed = parseCommand(
-    argv,
-    { ...CONNECT_OPTIONS, 'no-project-local': { type: 'boolean' }, 'context-out': { type: 'string' } },
-    topic,
-  );
+  const parsed = parseCommand(argv, PARTICIPANT_WRITE_ASSETS_OPTIONS, topic);
   positionals(parsed, 0, 'no positional arguments', topic);
   await withSession(parsed, io, topic, async (session) => {
     const delivered = await session.writeAssets({ projectLocal: parsed.values['no-project-local'] !== true });
@@ -154,7 +148,7 @@ export async function participantWriteAssets(argv: string[], io: CliIo): Promise
 /** `participant prepare [--orders DIR]`. */
 export async function participantPrepare(argv: string[], io: CliIo): Promise<void> {
   const topic = 'participant prepare';
-  const parsed = parseCommand(argv, { ...CONNECT_OPTIONS, orders: { type: 'string' } }, topic);
+  const parsed = parseCommand(argv, PARTICIPANT_PREPARE_OPTIONS, topic);
   positionals(parsed, 0, 'no positional arguments', topic);
   await withSession(parsed, io, topic, async (session) => {
     const { result, workOrders } = await session.prepare();
@@ -251,7 +245,7 @@ export async function givenReports(session: ParticipantSession, dir: string | un
 /** `participant submit [--reports DIR]`. */
 export async function participantSubmit(argv: string[], io: CliIo): Promise<void> {
   const topic = 'participant submit';
-  const parsed = parseCommand(argv, { ...CONNECT_OPTIONS, reports: { type: 'string' } }, topic);
+  const parsed = parseCommand(argv, PARTICIPANT_SUBMIT_OPTIONS, topic);
   positionals(parsed, 0, 'no positional arguments', topic);
   const dir = stringOption(parsed, 'reports');
   await withSession(parsed, io, topic, async (session) => {

@@ -19,6 +19,7 @@ import { createExclusiveFile, existingFolder, existingPath } from '../files.js';
 import { parseCommand, positionals, stringOption } from '../args.js';
 import { CommandFailed, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
+import { REGISTRY_BUILD_OPTIONS, REGISTRY_CHECK_OPTIONS, REGISTRY_GRAPH_OPTIONS } from './registry-options.js';
 
 function reportProblems(problems: readonly Problem[], io: CliIo, dir: string): never {
   for (const problem of problems) io.out(formatProblem(problem));
@@ -33,7 +34,7 @@ export function registryCheck(argv: string[], io: CliIo): Promise<void> {
 }
 
 function check(argv: string[], io: CliIo): void {
-  const parsed = parseCommand(argv, {}, 'registry check');
+  const parsed = parseCommand(argv, REGISTRY_CHECK_OPTIONS, 'registry check');
   const [dir = ''] = positionals(parsed, 1, 'one source folder: rimthan registry check DIR', 'registry check');
   const result = checkSource(existingFolder(dir, io.cwd, 'a release source'));
   if (!result.ok) reportProblems(result.problems, io, dir);
@@ -50,7 +51,7 @@ export function registryBuild(argv: string[], io: CliIo): Promise<void> {
 
 function build(argv: string[], io: CliIo): void {
   const topic = 'registry build';
-  const parsed = parseCommand(argv, { out: { type: 'string', short: 'o' } }, topic);
+  const parsed = parseCommand(argv, REGISTRY_BUILD_OPTIONS, topic);
   const [dir = ''] = positionals(parsed, 1, 'one source folder: rimthan registry build DIR --out FILE', topic);
   const out = stringOption(parsed, 'out');
   if (out === undefined) throw new UsageError('--out FILE is required', topic);
@@ -99,7 +100,7 @@ export function registryGraph(argv: string[], io: CliIo): Promise<void> {
 
 function graph(argv: string[], io: CliIo): void {
   const topic = 'registry graph';
-  const parsed = parseCommand(argv, { workflow: { type: 'string' } }, topic);
+  const parsed = parseCommand(argv, REGISTRY_GRAPH_OPTIONS, topic);
   const [path = ''] = positionals(
     parsed,
     1,

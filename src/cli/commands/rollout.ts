@@ -7,7 +7,6 @@
 import { resolve } from 'node:path';
 import { pinnedHostAssetFiles } from '../../guided/index.js';
 import { parseCommand, positionals, stringOption } from '../args.js';
-import type { OptionSpec } from '../args.js';
 import type { CliIo } from '../io.js';
 import {
   claudeCodeFiles,
@@ -18,26 +17,15 @@ import {
 } from '../rollout/claude-code.js';
 import { CODEX_SERVER_NAME, codexFiles } from '../rollout/codex.js';
 import { rolloutSettings } from '../rollout/options.js';
-import { activePackagedRelease, packageFacts } from '../rollout/release.js';
+import { packageFacts } from '../../package/index.js';
+import { activePackagedRelease } from '../rollout/release.js';
 import { summaryLines, writeRolloutFiles } from '../rollout/write.js';
-
-const COMMON = {
-  url: { type: 'string' },
-  out: { type: 'string', short: 'o' },
-  force: { type: 'boolean' },
-  'token-env': { type: 'string' },
-  oauth: { type: 'boolean' },
-  'oauth-client-id': { type: 'string' },
-} as const satisfies OptionSpec;
+import { ROLLOUT_CLAUDE_CODE_OPTIONS, ROLLOUT_CODEX_OPTIONS } from './rollout-options.js';
 
 /** `rollout claude-code --url URL --out DIR [--token-env NAME | --oauth …] [--marketplace-source S] [--force]`. */
 export async function rolloutClaudeCode(argv: string[], io: CliIo): Promise<void> {
   const topic = 'rollout claude-code';
-  const parsed = parseCommand(
-    argv,
-    { ...COMMON, 'oauth-callback-port': { type: 'string' }, 'marketplace-source': { type: 'string' } },
-    topic,
-  );
+  const parsed = parseCommand(argv, ROLLOUT_CLAUDE_CODE_OPTIONS, topic);
   positionals(parsed, 0, 'no arguments: rimthan rollout claude-code --url URL --out DIR', topic);
   const settings = rolloutSettings(parsed, topic, ['oauth-client-id', 'oauth-callback-port']);
   const source = marketplaceSource(stringOption(parsed, 'marketplace-source'), resolve(io.cwd, settings.out), topic);
@@ -74,7 +62,7 @@ export function rolloutCodex(argv: string[], io: CliIo): Promise<void> {
 
 function codex(argv: string[], io: CliIo): void {
   const topic = 'rollout codex';
-  const parsed = parseCommand(argv, COMMON, topic);
+  const parsed = parseCommand(argv, ROLLOUT_CODEX_OPTIONS, topic);
   positionals(parsed, 0, 'no arguments: rimthan rollout codex --url URL --out DIR', topic);
   const settings = rolloutSettings(parsed, topic, ['oauth-client-id']);
   const files = codexFiles({ url: settings.url.href, auth: settings.auth, facts: packageFacts() });

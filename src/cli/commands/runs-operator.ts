@@ -11,17 +11,12 @@ import { restartRun, upgradeRun } from '../../runs/index.js';
 import type { RunRecord, RunStore } from '../../runs/index.js';
 import { migrateStore } from '../../runs/store/migrate-store.js';
 import { parseCommand, positionals, stringOption } from '../args.js';
-import type { OptionSpec, Parsed } from '../args.js';
+import type { Parsed } from '../args.js';
 import { CommandFailed, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { DEFAULT_RUN_STORE, openStore } from '../run-store.js';
 import { loadCatalog } from '../runs-wiring.js';
-
-const COMMON: OptionSpec = {
-  store: { type: 'string' },
-  session: { type: 'string' },
-  flows: { type: 'string' },
-};
+import { RUNS_MIGRATE_STORE_OPTIONS, RUNS_RESTART_OPTIONS, RUNS_UPGRADE_OPTIONS } from './runs-options.js';
 
 /** The SQLite file of a store setting, or undefined for PostgreSQL. */
 function sqliteFile(spec: string, cwd: string): string | undefined {
@@ -65,7 +60,7 @@ function summary(run: RunRecord): string {
 /** `runs upgrade RUN_ID --to VERSION [--continue]`. */
 export async function runsUpgrade(argv: string[], io: CliIo): Promise<void> {
   const topic = 'runs upgrade';
-  const parsed = parseCommand(argv, { ...COMMON, to: { type: 'string' }, continue: { type: 'boolean' } }, topic);
+  const parsed = parseCommand(argv, RUNS_UPGRADE_OPTIONS, topic);
   const [runId = ''] = positionals(parsed, 1, 'one run id: rimthan runs upgrade RUN_ID --to VERSION', topic);
   const to = stringOption(parsed, 'to');
   if (to === undefined) throw new UsageError('--to VERSION is required', topic);
@@ -88,7 +83,7 @@ export async function runsUpgrade(argv: string[], io: CliIo): Promise<void> {
 /** `runs restart RUN_ID --from VERTEX`. */
 export async function runsRestart(argv: string[], io: CliIo): Promise<void> {
   const topic = 'runs restart';
-  const parsed = parseCommand(argv, { ...COMMON, from: { type: 'string' } }, topic);
+  const parsed = parseCommand(argv, RUNS_RESTART_OPTIONS, topic);
   const [runId = ''] = positionals(parsed, 1, 'one run id: rimthan runs restart RUN_ID --from VERTEX', topic);
   const from = stringOption(parsed, 'from');
   if (from === undefined) throw new UsageError('--from VERTEX is required', topic);
@@ -105,11 +100,7 @@ export async function runsRestart(argv: string[], io: CliIo): Promise<void> {
 /** `runs migrate-store --from sqlite:PATH --to postgres://... [--schema NAME]`. */
 export async function runsMigrateStore(argv: string[], io: CliIo): Promise<void> {
   const topic = 'runs migrate-store';
-  const parsed = parseCommand(
-    argv,
-    { from: { type: 'string' }, to: { type: 'string' }, schema: { type: 'string' } },
-    topic,
-  );
+  const parsed = parseCommand(argv, RUNS_MIGRATE_STORE_OPTIONS, topic);
   positionals(parsed, 0, 'no positional arguments', topic);
   const from = stringOption(parsed, 'from');
   const to = stringOption(parsed, 'to');

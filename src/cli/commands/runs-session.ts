@@ -9,15 +9,12 @@ import { parseCommand, positionals, stringOption } from '../args.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { MAX_TOKEN_TEXT_BYTES, parseTokenLines, readTokenFile } from '../serve-config.js';
+import { RUNS_SESSION_ID_OPTIONS } from './runs-options.js';
 
 /** `runs session-id [--token-file FILE]`: one session id per token, in the order of the tokens. */
 export async function runsSessionId(argv: string[], io: CliIo): Promise<void> {
   const topic = 'runs session-id';
-  const parsed = parseCommand(
-    argv,
-    { 'token-file': { type: 'string' }, issuer: { type: 'string' }, subject: { type: 'string' } },
-    topic,
-  );
+  const parsed = parseCommand(argv, RUNS_SESSION_ID_OPTIONS, topic);
   positionals(
     parsed,
     0,

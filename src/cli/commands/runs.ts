@@ -9,19 +9,14 @@ import type { JsonObject } from '../../core/index.js';
 import { RunToolName } from '../../tools/index.js';
 import type { RunToolName as ToolName } from '../../tools/index.js';
 import { intOption, parseCommand, positionals, stringOption } from '../args.js';
-import type { OptionSpec, Parsed } from '../args.js';
+import type { Parsed } from '../args.js';
 import { CommandFailed, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { maskStoreSpec } from '../mask-store-spec.js';
 import { DEFAULT_RUN_STORE, resolveStoreSpec } from '../run-store.js';
 import { openRunsStack } from '../runs-wiring.js';
 import { keptSession, sessionFileFor } from '../stdio-session.js';
-
-const COMMON: OptionSpec = {
-  store: { type: 'string' },
-  session: { type: 'string' },
-  flows: { type: 'string' },
-};
+import { RUNS_CANCEL_OPTIONS, RUNS_GET_OPTIONS, RUNS_HISTORY_OPTIONS, RUNS_LIST_OPTIONS } from './runs-options.js';
 
 /** `--session`, else the stdio session kept beside the store (what an agent on this machine uses), never created. */
 function sessionOf(parsed: Parsed, storeSpec: string, io: CliIo, topic: string): string {
@@ -57,7 +52,7 @@ async function invoke(parsed: Parsed, io: CliIo, tool: ToolName, args: JsonObjec
 /** `runs list [--after CURSOR] [--limit N]`. */
 export async function runsList(argv: string[], io: CliIo): Promise<void> {
   const topic = 'runs list';
-  const parsed = parseCommand(argv, { ...COMMON, after: { type: 'string' }, limit: { type: 'string' } }, topic);
+  const parsed = parseCommand(argv, RUNS_LIST_OPTIONS, topic);
   positionals(parsed, 0, 'no positional arguments', topic);
   const args: JsonObject = {};
   const after = stringOption(parsed, 'after');
@@ -70,7 +65,7 @@ export async function runsList(argv: string[], io: CliIo): Promise<void> {
 /** `runs get RUN_ID`. */
 export async function runsGet(argv: string[], io: CliIo): Promise<void> {
   const topic = 'runs get';
-  const parsed = parseCommand(argv, COMMON, topic);
+  const parsed = parseCommand(argv, RUNS_GET_OPTIONS, topic);
   const [runId = ''] = positionals(parsed, 1, 'one run id: rimthan runs get RUN_ID', topic);
   await invoke(parsed, io, RunToolName.RunGet, { run_id: runId }, topic);
 }
@@ -78,16 +73,7 @@ export async function runsGet(argv: string[], io: CliIo): Promise<void> {
 /** `runs history RUN_ID [--after-revision N] [--after-event-id ID] [--limit N]`. */
 export async function runsHistory(argv: string[], io: CliIo): Promise<void> {
   const topic = 'runs history';
-  const parsed = parseCommand(
-    argv,
-    {
-      ...COMMON,
-      'after-revision': { type: 'string' },
-      'after-event-id': { type: 'string' },
-      limit: { type: 'string' },
-    },
-    topic,
-  );
+  const parsed = parseCommand(argv, RUNS_HISTORY_OPTIONS, topic);
   const [runId = ''] = positionals(parsed, 1, 'one run id: rimthan runs history RUN_ID', topic);
   const args: JsonObject = { run_id: runId };
   const afterRevision = intOption(parsed, 'after-revision', 0, Number.MAX_SAFE_INTEGER, topic);
@@ -102,7 +88,7 @@ export async function runsHistory(argv: string[], io: CliIo): Promise<void> {
 /** `runs cancel RUN_ID [--reason TEXT]`. */
 export async function runsCancel(argv: string[], io: CliIo): Promise<void> {
   const topic = 'runs cancel';
-  const parsed = parseCommand(argv, { ...COMMON, reason: { type: 'string' } }, topic);
+  const parsed = parseCommand(argv, RUNS_CANCEL_OPTIONS, topic);
   const [runId = ''] = positionals(parsed, 1, 'one run id: rimthan runs cancel RUN_ID', topic);
   const reason = stringOption(parsed, 'reason');
   await invoke(

@@ -12,41 +12,23 @@
  */
 import { warmDeferredSchemas } from '../../core/schema.js';
 import { ProfileName } from '../../mcp/profile.js';
-import { packageVersion } from '../../mcp/version.js';
-import { ADMIN_OPTIONS, adminSettings } from '../admin-wiring.js';
+import { packageVersion } from '../../package/index.js';
+import { adminSettings } from '../admin-wiring.js';
 import type { AdminSettings } from '../admin-wiring.js';
-import { choiceOption, intOption, parseCommand, stringOption } from '../args.js';
+import { choiceOption, intOption, optionDefault, parseCommand, stringOption } from '../args.js';
 import type { Parsed } from '../args.js';
 import { UsageError } from '../errors.js';
-import { IDENTITY_OPTION_NAMES, IDENTITY_OPTIONS } from '../identity-options.js';
+import { IDENTITY_OPTION_NAMES } from '../identity-options.js';
 import type { CliIo } from '../io.js';
 import { requestCap } from '../serve-config.js';
-import { LOG_OPTIONS, logFormat, serveLog } from '../serve-log.js';
+import { logFormat, serveLog } from '../serve-log.js';
 import type { ServeLog } from '../serve-log.js';
 import { ServeObservability } from '../serve-observability.js';
 import type { Serving } from '../serving.js';
+import { SERVE_OPTIONS } from './serve-options.js';
 
 const TOPIC = 'serve';
-export const DEFAULT_HTTP_PORT = 8765;
-
-const OPTIONS = {
-  profile: { type: 'string' },
-  transport: { type: 'string' },
-  port: { type: 'string' },
-  host: { type: 'string' },
-  releases: { type: 'string' },
-  store: { type: 'string' },
-  flows: { type: 'string' },
-  session: { type: 'string' },
-  concurrency: { type: 'string' },
-  'lease-ms': { type: 'string' },
-  'fail-removed-versions': { type: 'boolean' },
-  ...IDENTITY_OPTIONS,
-  'allowed-host': { type: 'string', multiple: true },
-  'allowed-origin': { type: 'string', multiple: true },
-  ...ADMIN_OPTIONS,
-  ...LOG_OPTIONS,
-} as const;
+export const DEFAULT_HTTP_PORT = Number(optionDefault(SERVE_OPTIONS, 'port'));
 
 function refuseOptions(parsed: Parsed, names: readonly string[], why: string): void {
   for (const name of names) {
@@ -121,7 +103,7 @@ async function serveOverStdio(start: Start): Promise<void> {
 /** Stateless Streamable HTTP (and the Admin API when asked for), until SIGINT/SIGTERM. */
 async function serveOverHttp(start: Start, port: number): Promise<void> {
   const { profile, parsed, io, maxBytes } = start;
-  const host = stringOption(parsed, 'host') ?? '127.0.0.1';
+  const host = stringOption(parsed, 'host') ?? optionDefault(SERVE_OPTIONS, 'host');
   const { ServiceMetrics } = await import('../../observability/metrics.js');
   const metrics = new ServiceMetrics();
   const obs = new ServeObservability(start.log, metrics);
@@ -140,7 +122,7 @@ async function serveOverHttp(start: Start, port: number): Promise<void> {
 
 /** `rimthan serve [options]`; resolves when stdin closes (stdio) or on SIGINT/SIGTERM (http). */
 export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
-  const parsed = parseCommand(argv, OPTIONS, TOPIC);
+  const parsed = parseCommand(argv, SERVE_OPTIONS, TOPIC);
   if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument: ${parsed.positionals[0] ?? ''}`, TOPIC);
   const profileName = choiceOption(
     parsed,

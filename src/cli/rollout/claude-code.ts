@@ -11,7 +11,7 @@ import type { PinnedAdapterAssets } from '../../guided/index.js';
 import type { HostAssetKind, Release } from '../../registry/index.js';
 import { UsageError } from '../errors.js';
 import type { RolloutAuth } from './options.js';
-import type { PackageFacts } from './release.js';
+import type { PackageFacts } from '../../package/index.js';
 import type { RolloutFile } from './write.js';
 
 /** The plugin's and the marketplace's name; the plugin id is `rimthan@rimthan`, its server `plugin:rimthan:rimthan`. */

@@ -6,7 +6,7 @@
  */
 import { tomlBasicString } from '../../guided/host/toml.js';
 import type { RolloutAuth } from './options.js';
-import type { PackageFacts } from './release.js';
+import type { PackageFacts } from '../../package/index.js';
 import type { RolloutFile } from './write.js';
 
 /** The server's name in Codex (`[mcp_servers.rimthan]`). */

@@ -9,7 +9,7 @@
  */
 import { RimthanError, SchemaCompiler } from '../../core/index.js';
 import type { JsonObject } from '../../core/index.js';
-import type { HostCapability, ValidatorCapability } from '../../registry/model.js';
+import type { HostCapability, ValidatorCapability } from '../../registry/model/index.js';
 import { boundTokens } from './bound-token.js';
 import {
   closedObject,

@@ -4,7 +4,7 @@
  * content-light: no confirmed-state values, artifact bodies or findings.
  */
 import type { JsonObject } from '../../core/index.js';
-import type { Harness, HostCapability, ValidatorCapability } from '../../registry/model.js';
+import type { Harness, HostCapability, ValidatorCapability } from '../../registry/model/index.js';
 
 /** The host the checkpoint is bound to (capability lists sorted, unique). */
 export interface HostBinding {

@@ -8,7 +8,7 @@
 import { isJsonObject, sha256Hex } from '../../core/index.js';
 import type { JsonObject } from '../../core/index.js';
 import type { TokenSigner } from '../../core/index.js';
-import type { StepDefinition } from '../../registry/model.js';
+import type { StepDefinition } from '../../registry/model/index.js';
 import { checkpointError, checkpointExpired } from '../errors.js';
 import type { ReleaseScope, WorkflowIndex } from '../scope.js';
 import { CHECKPOINT_TOKEN_SCHEMA, checkpointTokens, decodeCheckpointBody } from './codec.js';

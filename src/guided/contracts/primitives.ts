@@ -13,7 +13,7 @@ import {
   HostCapability,
   ValidatorCapability,
   WritePolicy,
-} from '../../registry/model.js';
+} from '../../registry/model/index.js';
 
 /** Size limits: every string and array on the wire is bounded by one of these. */
 export const Limits = {

@@ -4,7 +4,7 @@
  * accepted artifact is reduced to a SHA-256 receipt of its UTF-8 bytes; the body itself is dropped by the caller.
  */
 import { hasLoneSurrogate, parseStrictJson, sha256Hex } from '../../core/index.js';
-import type { ArtifactMediaType, StepDefinition } from '../../registry/model.js';
+import type { ArtifactMediaType, StepDefinition } from '../../registry/model/index.js';
 import { FailureCode } from '../codes.js';
 import { Limits } from '../contracts/primitives.js';
 import type { Failure } from '../outcomes.js';

@@ -6,7 +6,7 @@
  */
 import { digestJson } from '../../core/index.js';
 import type { JsonObject, JsonValue } from '../../core/index.js';
-import type { Ref } from '../../registry/model.js';
+import type { Ref } from '../../registry/model/index.js';
 import { BlockerCode } from '../codes.js';
 import { ProtocolReason, protocolError } from '../errors.js';
 import type { Blocker } from '../outcomes.js';

@@ -16,7 +16,7 @@ import { checkHost } from '../host/adapter.js';
 import type { HostDeclaration } from '../host/declaration.js';
 import type { Blocker } from '../outcomes.js';
 import type { ReleaseScope, WorkflowIndex } from '../scope.js';
-import { compareVersions } from '../../registry/naming.js';
+import { compareVersions } from '../../registry/model/index.js';
 import { migrationConfirmationBlockers, projectionDigest, projectionOf, requireValidState } from './confirmed-state.js';
 import { blockersJson } from './deps.js';
 import type { GuidedEngineDeps } from './deps.js';

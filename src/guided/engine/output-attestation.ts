@@ -3,7 +3,7 @@
  * symlink-free path, bound to the right artifact ID, owner step, media type, schema digest (JSON), max_bytes, write
  * policy and the exact content digest of the submitted artifact.
  */
-import type { StepDefinition, WritePolicy } from '../../registry/model.js';
+import type { StepDefinition, WritePolicy } from '../../registry/model/index.js';
 import { FailureCode, FailureReason } from '../codes.js';
 import type { Failure } from '../outcomes.js';
 import type { ReleaseScope } from '../scope.js';

@@ -6,7 +6,7 @@
  */
 import type { JsonObject } from '../../core/index.js';
 import { RimthanError } from '../../core/index.js';
-import type { StepDefinition, ValidatorCapability, ValidatorDefinition } from '../../registry/model.js';
+import type { StepDefinition, ValidatorCapability, ValidatorDefinition } from '../../registry/model/index.js';
 import { issueBundle } from '../checkpoint/bundle.js';
 import type { BundleValidator } from '../checkpoint/bundle.js';
 import { verifyCheckpoint } from '../checkpoint/verify.js';

@@ -3,7 +3,7 @@
  * pass is reusable only while its inputs are byte-identical.
  */
 import { digestJson } from '../../core/index.js';
-import type { StepDefinition } from '../../registry/model.js';
+import type { StepDefinition } from '../../registry/model/index.js';
 import { refKey } from '../scope.js';
 import type { ReleaseScope } from '../scope.js';
 

@@ -14,7 +14,7 @@
  */
 import { freezeCanonicalFragment, RimthanError } from '../../core/index.js';
 import type { JsonObject } from '../../core/index.js';
-import type { AssetEntry, StepDefinition } from '../../registry/model.js';
+import type { AssetEntry, StepDefinition } from '../../registry/model/index.js';
 import type { HostBinding } from '../checkpoint/state.js';
 import { checkpointError } from '../errors.js';
 import type { SelectedAdapter } from '../host/adapter.js';

@@ -5,7 +5,7 @@
  * a capability the host lacks is blocked where the route is chosen.
  */
 import type { JsonObject, JsonValue } from '../../core/index.js';
-import type { Branch, StepDefinition, ValidatorCapability } from '../../registry/model.js';
+import type { Branch, StepDefinition, ValidatorCapability } from '../../registry/model/index.js';
 import { BlockerCode } from '../codes.js';
 import { ProtocolReason, protocolError } from '../errors.js';
 import { lackedCapabilities, routeValidatorCapabilities } from '../host/route-needs.js';

@@ -4,7 +4,7 @@
  * typed contract; the host must have every capability the workflow, the adapter and the validators every route runs need;
  * repository policy must allow every write setup and the steps plan. Blockers accumulate so the harness sees them all.
  */
-import type { AdapterContract, AssetEntry, HostCapability, ValidatorCapability } from '../../registry/model.js';
+import type { AdapterContract, AssetEntry, HostCapability, ValidatorCapability } from '../../registry/model/index.js';
 import type { HostBinding } from '../checkpoint/state.js';
 import { BlockerCode } from '../codes.js';
 import type { Blocker } from '../outcomes.js';

@@ -1,5 +1,5 @@
 /** The host declaration and repository policy as the engine reads them (already schema-validated). */
-import type { Harness, HostCapability, ValidatorCapability } from '../../registry/model.js';
+import type { Harness, HostCapability, ValidatorCapability } from '../../registry/model/index.js';
 import type { HostBinding } from '../checkpoint/state.js';
 
 export interface RepositoryPolicy {

@@ -5,7 +5,7 @@
  * is delivered: the asset content (dynamic) or the rendered host-format file (project-local).
  */
 import { RimthanError, sha256Hex } from '../../core/index.js';
-import type { AdapterContract, AssetEntry, DeliveryMode, Harness, HostAssetKind } from '../../registry/model.js';
+import type { AdapterContract, AssetEntry, DeliveryMode, Harness, HostAssetKind } from '../../registry/model/index.js';
 import type { HostBinding } from '../checkpoint/state.js';
 import type { ReleaseScope } from '../scope.js';
 import { renderHostAsset } from './render.js';

@@ -6,7 +6,7 @@
  * ships these files with a host plugin, so a plugin never carries a second rendering of an asset. Pure and
  * deterministic.
  */
-import type { AssetEntry, Harness, HostAssetKind, Release } from '../../registry/model.js';
+import type { AssetEntry, Harness, HostAssetKind, Release } from '../../registry/model/index.js';
 import type { HostBinding } from '../checkpoint/state.js';
 import { createReleaseScope } from '../scope.js';
 import { hostAssetDelivery } from './delivery.js';

@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type { stringify } from 'yaml';
-import type { AssetEntry, Harness, HostAssetKind } from '../../registry/model.js';
+import type { AssetEntry, Harness, HostAssetKind } from '../../registry/model/index.js';
 import { tomlBasicString, tomlMultilineString } from './toml.js';
 
 const SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -5,7 +5,7 @@
  * for what every route from the start step needs; a branch asks for what the chosen route needs before entering it,
  * so a host lacking a capability only one route's validators use can still take the other route.
  */
-import type { StepDefinition, ValidatorCapability } from '../../registry/model.js';
+import type { StepDefinition, ValidatorCapability } from '../../registry/model/index.js';
 import type { ReleaseScope, WorkflowIndex } from '../scope.js';
 
 function successors(step: StepDefinition): string[] {

@@ -4,7 +4,7 @@
  * with an allowed delivery mode, the contract's project-local path (or none for dynamic context), the digest of
  * what was delivered, and no two deliveries (or a delivery and a declared artifact) sharing a path.
  */
-import type { AssetKind, DeliveryMode } from '../../registry/model.js';
+import type { AssetKind, DeliveryMode } from '../../registry/model/index.js';
 import type { HostBinding } from '../checkpoint/state.js';
 import { FailureCode, FailureReason } from '../codes.js';
 import type { Failure } from '../outcomes.js';

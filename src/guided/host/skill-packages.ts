@@ -9,7 +9,7 @@
  * The URI is built and read back here only ({@link skillUri}, {@link skillUriRelease}).
  */
 import { sha256Hex } from '../../core/index.js';
-import type { AssetEntry, Release } from '../../registry/model.js';
+import type { AssetEntry, Release } from '../../registry/model/index.js';
 import { renderSkillFile, skillFrontmatter } from './render.js';
 
 export const SKILL_URI_PREFIX = 'skill://rimthan/';

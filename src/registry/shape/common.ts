@@ -1,7 +1,7 @@
 /** Shape pieces shared by several entry kinds: refs and the file-name identity of source entries. */
 import type { JsonObject } from '../../core/index.js';
-import { HostAssetKind } from '../model.js';
-import type { Ref } from '../model.js';
+import { HostAssetKind } from '../model/release.js';
+import type { Ref } from '../model/release.js';
 import { ProblemCode, quoted } from '../problems.js';
 import type { Path } from '../problems.js';
 import type { ShapeReader } from './reader.js';

@@ -1,6 +1,6 @@
 /** Closed shapes of validators, assets (built entry and Markdown frontmatter) and schema entries. */
 import { sha256Hex } from '../../core/index.js';
-import { AssetKind, DeliveryMode, Harness, HostCapability, ValidatorCapability } from '../model.js';
+import { AssetKind, DeliveryMode, Harness, HostCapability, ValidatorCapability } from '../model/release.js';
 import type {
   AdapterContract,
   AssetEntry,
@@ -8,7 +8,7 @@ import type {
   HostAssetKind,
   SchemaEntry,
   ValidatorDefinition,
-} from '../model.js';
+} from '../model/release.js';
 import { ProblemCode, quoted } from '../problems.js';
 import type { Path } from '../problems.js';
 import { HOST_ASSET_KINDS, identityKeys, listKey, readIdentity, readRef } from './common.js';

@@ -6,7 +6,7 @@ import type {
   SchemaEntry,
   ValidatorDefinition,
   WorkflowDefinition,
-} from '../model.js';
+} from '../model/release.js';
 import { readAssetEntry, readSchemaEntry, readValidator } from './entry-shapes.js';
 import { ShapeReader } from './reader.js';
 import type { ShapeIssue } from './reader.js';

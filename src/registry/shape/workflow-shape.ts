@@ -1,6 +1,6 @@
 /** Closed shape of a workflow definition (source YAML or built release entry). */
 import type { JsonValue } from '../../core/index.js';
-import { ArtifactMediaType, Harness, HostCapability, ValidatorCapability, WritePolicy } from '../model.js';
+import { ArtifactMediaType, Harness, HostCapability, ValidatorCapability, WritePolicy } from '../model/release.js';
 import type {
   ArtifactDeclaration,
   Branch,
@@ -9,7 +9,7 @@ import type {
   StepDefinition,
   StepQuestion,
   WorkflowDefinition,
-} from '../model.js';
+} from '../model/release.js';
 import { ProblemCode } from '../problems.js';
 import type { Path } from '../problems.js';
 import { identityKeys, readHostAssetRef, readIdentity, readRef } from './common.js';

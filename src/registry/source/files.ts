@@ -4,7 +4,7 @@
  */
 import { lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { AssetKind } from '../model.js';
+import { AssetKind } from '../model/release.js';
 import { ProblemCode, cmp, quoted } from '../problems.js';
 import type { Problem } from '../problems.js';
 

@@ -5,8 +5,8 @@
 import { digestJson, isJsonObject } from '../../core/index.js';
 import { REGISTRY_ENTRY } from '../content.js';
 import type { ReleaseContent } from '../content.js';
-import type { AssetEntry, AssetKind, SchemaEntry, ValidatorDefinition, WorkflowDefinition } from '../model.js';
-import { parseEntryFileName } from '../naming.js';
+import type { AssetEntry, AssetKind, SchemaEntry, ValidatorDefinition, WorkflowDefinition } from '../model/release.js';
+import { parseEntryFileName } from '../model/naming.js';
 import { ProblemCode, entryKey } from '../problems.js';
 import type { Locator, Path, Problem } from '../problems.js';
 import { readAssetSource, readValidator } from '../shape/entry-shapes.js';

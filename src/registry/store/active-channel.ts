@@ -4,7 +4,7 @@
  * publish never takes the service down or serves an unverified release.
  */
 import { RimthanError } from '../../core/index.js';
-import type { Release } from '../model.js';
+import type { Release } from '../model/release.js';
 import type { ReleaseSource } from './types.js';
 
 export type RefreshResult = { ok: true; changed: boolean } | { ok: false; reason: string };

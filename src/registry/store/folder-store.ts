@@ -8,9 +8,9 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LruCache, sha256Hex } from '../../core/index.js';
-import type { Release, ReleaseFile } from '../model.js';
+import type { Release, ReleaseFile } from '../model/release.js';
 import { serializeReleaseFile } from '../manifest.js';
-import { isReleaseName } from '../naming.js';
+import { isReleaseName } from '../model/naming.js';
 import { cmp } from '../problems.js';
 import { MAX_RELEASE_BYTES, verifyReleaseFile } from '../verify.js';
 import { createExclusive, replaceAtomically } from './atomic-write.js';

@@ -6,7 +6,7 @@
  * Admin API's `readyz` shows as `degraded`. Pinned releases (named by a checkpoint) are loaded from the store on demand.
  */
 import { RimthanError } from '../../core/index.js';
-import type { Release } from '../model.js';
+import type { Release } from '../model/release.js';
 import { ReleaseChannel } from './types.js';
 import type { ChannelRead, ReleaseStore } from './types.js';
 

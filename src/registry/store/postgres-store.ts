@@ -6,12 +6,11 @@
  * the store's back is never served. Migrations are data, applied under an advisory lock (src/postgres/).
  */
 import type pg from 'pg';
-import { pgDriver } from '../../postgres/driver.js';
 import type { PoolConfig } from 'pg';
 import { LruCache, NotifyHub, sha256Hex } from '../../core/index.js';
-import { migrateSchema, PostgresListener, quoteSchema, withTransaction } from '../../postgres/index.js';
-import type { Release } from '../model.js';
-import { isReleaseName } from '../naming.js';
+import { migrateSchema, pgDriver, PostgresListener, quoteSchema, withTransaction } from '../../postgres/index.js';
+import type { Release } from '../model/release.js';
+import { isReleaseName } from '../model/naming.js';
 import { verifyReleaseFile } from '../verify.js';
 import { RELEASE_STORE_MIGRATIONS } from './postgres-migrations.js';
 import {

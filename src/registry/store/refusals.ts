@@ -4,8 +4,8 @@
  * channel and release, a compare-and-swap compares the same way.
  */
 import { RimthanError } from '../../core/index.js';
-import type { Release } from '../model.js';
-import { isReleaseName } from '../naming.js';
+import type { Release } from '../model/release.js';
+import { isReleaseName } from '../model/naming.js';
 import { MAX_RELEASE_BYTES, verifyReleaseFile } from '../verify.js';
 import { isReleaseChannel, ReleaseChannel } from './types.js';
 import type { ChannelUpdate } from './types.js';

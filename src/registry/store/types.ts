@@ -4,7 +4,7 @@
  * immutable releases as bytes plus digests, the two channels (`active`, `migration-target`) with compare-and-swap and
  * history, and an audit trail of every change (who, what, when, previous and new value).
  */
-import type { Release } from '../model.js';
+import type { Release } from '../model/release.js';
 
 export type ReleaseLoad = { ok: true; release: Release } | { ok: false; reason: string };
 export type ActiveName = { ok: true; release: string } | { ok: false; reason: string };

@@ -2,9 +2,9 @@
  * Host-adapter contracts: from version 1.1.0 an adapter needs a typed contract; its project-local path templates hold
  * exactly one `{asset_id}`, no other placeholder, expand to safe project paths and do not collide across kinds.
  */
-import { AssetKind, DeliveryMode } from '../model.js';
-import type { AssetEntry, HostAssetKind } from '../model.js';
-import { compareVersions } from '../naming.js';
+import { AssetKind, DeliveryMode } from '../model/release.js';
+import type { AssetEntry, HostAssetKind } from '../model/release.js';
+import { compareVersions } from '../model/naming.js';
 import { pathTemplateProblem } from '../paths.js';
 import { ProblemCode, entryKey, quoted } from '../problems.js';
 import { HOST_ASSET_KINDS } from '../shape/common.js';

@@ -2,9 +2,9 @@
  * Artifact and validator wiring of each workflow: declared outputs (ids, paths, sizes, media types and schemas),
  * inputs produced by earlier steps, validators reading only what their step has.
  */
-import { ArtifactMediaType } from '../model.js';
-import type { StepDefinition } from '../model.js';
-import { isKebabId } from '../naming.js';
+import { ArtifactMediaType } from '../model/release.js';
+import type { StepDefinition } from '../model/release.js';
+import { isKebabId } from '../model/naming.js';
 import { projectPathProblem } from '../paths.js';
 import { ProblemCode, entryKey, quoted } from '../problems.js';
 import type { Path } from '../problems.js';

@@ -1,7 +1,7 @@
 /** Catalogue-wide rules: release header, identifiers and versions, unique entries, workflow alias collisions. */
 import { REGISTRY_ENTRY } from '../content.js';
-import { AssetKind } from '../model.js';
-import { isKebabId, isReleaseName, isVersion } from '../naming.js';
+import { AssetKind } from '../model/release.js';
+import { isKebabId, isReleaseName, isVersion } from '../model/naming.js';
 import { ProblemCode, entryKey, quoted } from '../problems.js';
 import type { Checker } from './context.js';
 

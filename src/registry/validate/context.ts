@@ -1,6 +1,6 @@
 /** Shared state of one validation pass: the problem sink, the locator and lookups by entry identity. */
 import type { ReleaseContent } from '../content.js';
-import type { AssetEntry, AssetKind, Ref, SchemaEntry, ValidatorDefinition } from '../model.js';
+import type { AssetEntry, AssetKind, Ref, SchemaEntry, ValidatorDefinition } from '../model/release.js';
 import { ProblemCode, entryKey, quoted } from '../problems.js';
 import type { Locator, Path, Problem } from '../problems.js';
 

@@ -3,9 +3,9 @@
  * `branches` with existing targets, closed branch predicates over declared confirmed-state fields, reachability.
  */
 import { isJsonObject } from '../../core/index.js';
-import { AssetKind, Harness } from '../model.js';
-import type { StepDefinition, WorkflowDefinition } from '../model.js';
-import { isKebabId } from '../naming.js';
+import { AssetKind, Harness } from '../model/release.js';
+import type { StepDefinition, WorkflowDefinition } from '../model/release.js';
+import { isKebabId } from '../model/naming.js';
 import { ProblemCode, entryKey, quoted } from '../problems.js';
 import type { Path } from '../problems.js';
 import type { Checker } from './context.js';

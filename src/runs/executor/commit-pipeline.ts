@@ -3,14 +3,14 @@
  * commit is being made durable, and consecutive vertex commits of one run can share one store transaction.
  *
  * Why this keeps revisions gap-free and in order: the store applies one run's commits in the order they were issued
- * (RunStore.commit), and each pipelined commit is guarded twice — compare-and-swap on the record revision its
+ * (RunLedger.commit), and each pipelined commit is guarded twice — compare-and-swap on the record revision its
  * predecessor will produce, and compare-and-append on the checkpoint revision after its predecessor's. Every pipelined
  * commit carries a checkpoint, so it lands only on exactly the state its predecessor left: once one commit is refused,
  * the ones after it are refused too. Nobody else can produce that state: another executor fences with its own claim
  * (a bump without a checkpoint) before it writes, and the commands that append checkpoints either end the run (cancel,
  * fail — the status machine then refuses every later commit) or only act on interrupted runs (resume).
  */
-import type { Commit, RunRecord, RunStore } from '../store/types.js';
+import type { Commit, RunLedger, RunRecord } from '../store/types.js';
 import type { StepCommit } from './commit-builder.js';
 import type { PendingCompletion } from './steps.js';
 
@@ -45,7 +45,7 @@ export function predictRecord(record: RunRecord, commit: Commit): RunRecord {
 }
 
 export class CommitPipeline {
-  readonly #store: RunStore;
+  readonly #store: RunLedger;
   readonly #depth: number;
   #queue: InFlight[] = [];
   #refusal: Refusal | undefined;
@@ -53,7 +53,7 @@ export class CommitPipeline {
   #last: RunRecord | undefined;
 
   /** `depth`: commits allowed in flight at once (1 = each commit is acknowledged before the next vertex starts). */
-  constructor(store: RunStore, depth: number) {
+  constructor(store: RunLedger, depth: number) {
     this.#store = store;
     this.#depth = depth;
   }

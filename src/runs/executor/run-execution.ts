@@ -11,7 +11,7 @@ import type { Clock } from '../../core/clock.js';
 import type { JsonObject } from '../../core/json.js';
 import type { FlowCatalog, FlowDefinition } from '../flow/catalog.js';
 import { resolveNext, type CompiledVertex } from '../flow/graph.js';
-import { RunStatus, StoreConflictError, type InterruptInfo, type RunRecord, type RunStore } from '../store/types.js';
+import { RunStatus, StoreConflictError, type InterruptInfo, type RunRecord, type RunLedger } from '../store/types.js';
 import { cancelReasonOf, haltReasonOf, HaltReason } from './abort.js';
 import type { FlowCheckpoint } from './checkpoint-state.js';
 import { buildFenceCommit, buildStepCommit, type StepCommit } from './commit-builder.js';
@@ -30,7 +30,7 @@ export interface ErrorContext {
 }
 
 export interface ExecutorDeps {
-  readonly store: RunStore;
+  readonly store: RunLedger;
   readonly catalog: FlowCatalog;
   readonly clock: Clock;
   readonly onError?: ((error: unknown, where: ErrorContext) => void) | undefined;

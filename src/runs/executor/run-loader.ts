@@ -7,7 +7,7 @@ import type { JsonObject } from '../../core/json.js';
 import { isJsonObject } from '../../core/json.js';
 import { parseStrictJson } from '../../core/strict-json.js';
 import type { FlowCatalog, FlowDefinition } from '../flow/catalog.js';
-import type { RunRecord, RunStore } from '../store/types.js';
+import type { RunLedger, RunRecord } from '../store/types.js';
 import { decodeCheckpoint, type FlowCheckpoint } from './checkpoint-state.js';
 
 /** Input documents are at most 256 KiB, nested at most 32 deep. */
@@ -32,7 +32,7 @@ export interface RunView {
  * does not exist. Session scoping is the caller's business: pass the record lookup to use.
  */
 export async function loadRunView(
-  store: RunStore,
+  store: RunLedger,
   getRecord: () => Promise<RunRecord | undefined>,
 ): Promise<RunView | undefined> {
   for (let i = 0; ; i++) {
@@ -49,7 +49,7 @@ export async function loadRunView(
 }
 
 /** The run input as a JSON object, or undefined when it is missing or unreadable. */
-export async function loadInput(store: RunStore, record: RunRecord): Promise<JsonObject | undefined> {
+export async function loadInput(store: RunLedger, record: RunRecord): Promise<JsonObject | undefined> {
   const text = await store.getInput(record.input_sha256);
   if (text === undefined) return undefined;
   const parsed = parseStrictJson(text, INPUT_LIMITS);

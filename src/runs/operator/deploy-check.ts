@@ -15,7 +15,13 @@ import { buildStepCommit } from '../executor/commit-builder.js';
 import { loadRunView } from '../executor/run-loader.js';
 import { failStep } from '../executor/steps.js';
 import type { FlowCatalog } from '../flow/catalog.js';
-import { StoreConflictError, TERMINAL_STATUSES, type DefinitionUse, type RunStore } from '../store/types.js';
+import {
+  StoreConflictError,
+  TERMINAL_STATUSES,
+  type DefinitionUse,
+  type RunLedger,
+  type RunQueue,
+} from '../store/types.js';
 
 /** What the deploy check does with unfinished runs of versions the catalog lacks. */
 export type RemovedVersions = 'refuse' | 'fail' | 'ignore';
@@ -45,7 +51,7 @@ function refusal(missing: readonly DefinitionUse[]): RimthanError {
 }
 
 /** Fails one run of a removed version (retrying when an executing worker commits meanwhile). */
-async function failRun(store: RunStore, clock: Clock, runId: string, message: string): Promise<boolean> {
+async function failRun(store: RunLedger, clock: Clock, runId: string, message: string): Promise<boolean> {
   for (let i = 0; i < MAX_TRIES; i++) {
     const view = await loadRunView(store, () => store.getRunById(runId));
     if (view === undefined || TERMINAL_STATUSES.has(view.record.status)) return false;
@@ -71,7 +77,7 @@ async function failRun(store: RunStore, clock: Clock, runId: string, message: st
  * ('definition_in_use') naming them, `fail` fails their runs, `ignore` only reports them.
  */
 export async function checkDeployment(
-  store: RunStore,
+  store: RunLedger & RunQueue,
   catalog: FlowCatalog,
   mode: RemovedVersions,
   clock: Clock,

@@ -11,7 +11,14 @@ import { decodeCheckpoint } from '../executor/checkpoint-state.js';
 import { buildStepCommit } from '../executor/commit-builder.js';
 import { pinnedDefinition } from '../executor/run-loader.js';
 import type { FlowCatalog } from '../flow/catalog.js';
-import { ActivityKind, RunStatus, StoreConflictError, type RunRecord, type RunStore } from '../store/types.js';
+import {
+  ActivityKind,
+  RunStatus,
+  StoreConflictError,
+  type RunLedger,
+  type RunQueue,
+  type RunRecord,
+} from '../store/types.js';
 import { runConflict, unknownDefinition } from '../supervisor/errors.js';
 import { operatorView } from './run-view.js';
 
@@ -24,7 +31,7 @@ export interface RestartRequest {
 }
 
 /** The revision of the latest `vertex_completed` entry of `vertex`, reading the history page by page. */
-async function latestCompletion(store: RunStore, runId: string, vertex: string): Promise<number | undefined> {
+async function latestCompletion(store: RunLedger, runId: string, vertex: string): Promise<number | undefined> {
   let found: number | undefined;
   let after: { after_revision: number; after_event_id: string } | undefined;
   for (;;) {
@@ -38,7 +45,7 @@ async function latestCompletion(store: RunStore, runId: string, vertex: string):
 
 /** Restarts a failed or interrupted run at `fromVertex`; returns the record after the commit (status running). */
 export async function restartRun(
-  store: RunStore,
+  store: RunLedger & RunQueue,
   catalog: FlowCatalog,
   clock: Clock,
   request: RestartRequest,

@@ -10,7 +10,14 @@ import { withStatus } from '../executor/checkpoint-state.js';
 import { buildStepCommit } from '../executor/commit-builder.js';
 import { freezeState } from '../executor/state-update.js';
 import type { FlowCatalog } from '../flow/catalog.js';
-import { ActivityKind, RunStatus, StoreConflictError, type RunRecord, type RunStore } from '../store/types.js';
+import {
+  ActivityKind,
+  RunStatus,
+  StoreConflictError,
+  type RunLedger,
+  type RunQueue,
+  type RunRecord,
+} from '../store/types.js';
 import { runConflict } from '../supervisor/errors.js';
 import { operatorView } from './run-view.js';
 
@@ -26,7 +33,7 @@ export interface UpgradeRequest {
 
 /** Upgrades an interrupted run; returns the record after the commit. Errors name their cause (codes below). */
 export async function upgradeRun(
-  store: RunStore,
+  store: RunLedger & RunQueue,
   catalog: FlowCatalog,
   clock: Clock,
   request: UpgradeRequest,

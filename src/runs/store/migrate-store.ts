@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
-import { pgDriver } from '../../postgres/driver.js';
+import { pgDriver } from '../../postgres/index.js';
 import { RimthanError } from '../../core/errors.js';
 import { migratePostgres, quoteSchema } from './postgres-schema.js';
 import { activityValues, rowToActivity, rowToRun, type ActivityRow, type CheckpointRow, type RunRow } from './rows.js';

@@ -7,11 +7,10 @@
  * travel as NOTIFY on one channel per schema and arrive through one dedicated LISTEN connection.
  */
 import type pg from 'pg';
-import { pgDriver } from '../../postgres/driver.js';
 import type { PoolConfig } from 'pg';
 import { RimthanError } from '../../core/errors.js';
 import { NotifyHub } from '../../core/notify-hub.js';
-import { PostgresListener } from '../../postgres/index.js';
+import { PostgresListener, pgDriver } from '../../postgres/index.js';
 import { planCommit, prepareCommit, prepareSeed } from './commit-plan.js';
 import { postgresQueries, type PostgresQueries } from './postgres-queries.js';
 import { migratePostgres, quoteSchema } from './postgres-schema.js';

@@ -3,7 +3,7 @@
  * check before `open()`, which would create a missing SQLite file and migrate an empty database or schema.
  */
 import Database from 'better-sqlite3';
-import { pgDriver } from '../../postgres/driver.js';
+import { pgDriver } from '../../postgres/index.js';
 import { existsSync, statSync } from 'node:fs';
 import { quoteSchema } from './postgres-schema.js';
 

@@ -5,16 +5,17 @@
  * record_revision = expected proves the row is still there (else the commit is refused and its savepoint rolled back).
  * A rolled-back batch may leave entries for revisions that never became durable: the store clears the cache then.
  */
+import { LruCache } from '../../core/lru.js';
 import type { RunRecord } from './types.js';
 
 const MAX_ENTRIES = 1024;
 
 export class RecordCache {
-  readonly #records = new Map<string, RunRecord>();
+  readonly #records = new LruCache<string, RunRecord>(MAX_ENTRIES);
 
   /** The cached record of `runId` when it is at `revision`. */
   get(runId: string, revision: number): RunRecord | undefined {
-    const record = this.#records.get(runId);
+    const record = this.#records.peek(runId);
     return record !== undefined && record.record_revision === revision ? record : undefined;
   }
 
@@ -24,12 +25,7 @@ export class RecordCache {
     Object.freeze(record.artifact_namespace);
     if (record.interrupt !== null) Object.freeze(record.interrupt);
     const frozen = Object.freeze(record);
-    this.#records.delete(record.run_id);
     this.#records.set(record.run_id, frozen);
-    if (this.#records.size > MAX_ENTRIES) {
-      const oldest = this.#records.keys().next();
-      if (oldest.done !== true) this.#records.delete(oldest.value);
-    }
     return frozen;
   }
 

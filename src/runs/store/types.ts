@@ -1,6 +1,7 @@
 /**
- * The narrow store interface behind durable runs. Two backends implement it (SQLite: the embedded default;
- * PostgreSQL: several workers on one database) and one conformance suite (test/runs/store-conformance.ts) proves both.
+ * The store interfaces behind durable runs, split by role: the run ledger, the queue, the read-only insights, and
+ * RunStore, their intersection. Two backends implement RunStore (SQLite: the embedded default; PostgreSQL: several
+ * workers on one database) and one conformance suite (test/runs/store-conformance*.ts) proves both.
  *
  * Every write that changes a run goes through `commit`, which is atomic: record compare-and-swap, optional checkpoint
  * compare-and-append, and activity appends happen together or not at all.
@@ -218,15 +219,14 @@ export class StoreConflictError extends Error {
   }
 }
 
-export interface RunStore {
-  /** Creates the schema (migrations) and prepares statements. Idempotent across processes. */
-  open(): Promise<void>;
-  close(): Promise<void>;
-
+/**
+ * The run ledger: the durable record of runs (records, canonical inputs, checkpoints, activity history) and the one
+ * atomic write that changes them. Everything that executes, starts, resumes, cancels or repairs a run uses it.
+ */
+export interface RunLedger {
   /** Stores canonical input bytes under their digest; storing the same digest again is a no-op. */
   putInput(sha256: string, canonical: string): Promise<void>;
   getInput(sha256: string): Promise<string | undefined>;
-
   /**
    * Creates a run (checkpoint_revision must be -1 and activity_cursor 0); duplicate run_id or
    * (session_id, idempotency_key) → StoreConflictError; over-limit fields → RimthanError('invalid_argument').
@@ -240,14 +240,6 @@ export interface RunStore {
   /** Unscoped lookup for the supervisor. */
   getRunById(run_id: string): Promise<RunRecord | undefined>;
   findByIdempotencyKey(session_id: string, key: string): Promise<RunRecord | undefined>;
-  /** Session page ordered by creation (created_seq ascending). */
-  listRuns(session_id: string, query: ListQuery): Promise<RunRecord[]>;
-  /**
-   * Pending runs of any session that have no seed checkpoint and were created before `created_before` (an ISO
-   * timestamp, compared with `created_at`), oldest first, at most `limit` (1..100): starts that were never acknowledged.
-   */
-  unseededRuns(created_before: string, limit: number): Promise<RunRecord[]>;
-
   /**
    * The atomic write. Returns the updated record (record_revision + 1). Unknown run → RimthanError('not_found');
    * lost compare-and-swap, checkpoint gap or a transition the status machine forbids → StoreConflictError.
@@ -269,23 +261,18 @@ export interface RunStore {
   latestCheckpoint(run_id: string): Promise<Checkpoint | undefined>;
   /** One checkpoint by revision (restart from a step reads an earlier one); undefined when there is none. */
   checkpointAt(run_id: string, revision: number): Promise<Checkpoint | undefined>;
-  /** Every flow version that non-terminal runs are pinned to, by name then version (the deploy check at start-up). */
-  definitionsInUse(): Promise<DefinitionUse[]>;
-  /** Non-terminal runs pinned to name@version, in creation order after `after_seq` (paged like listRuns). */
-  runsOfDefinition(name: string, version: string, query: ListQuery): Promise<RunRecord[]>;
-  /**
-   * The sessions that hold runs, with their run counts by status and last activity, ordered by session id (byte
-   * order) after `after_session_id`, at most `limit`. Cost O(runs of the page's sessions), never a table scan.
-   */
-  listSessions(query: SessionQuery): Promise<SessionSummary[]>;
-  /** How many runs are in each status (every session): for metrics and for checking a copied store. */
-  statusCounts(): Promise<Record<RunStatus, number>>;
   /**
    * Entries ordered by (revision, ordinal), strictly after the cursor; cost O(limit). An after_event_id that is not in
    * after_revision → RimthanError('invalid_argument'), so a cursor never silently skips entries.
    */
   history(run_id: string, query: HistoryQuery): Promise<ActivityEntry[]>;
+}
 
+/**
+ * The queue: which runs need a worker and who holds them. Claims and leases, wake-ups between workers, and the
+ * adoption reads a worker makes before taking work (starts never acknowledged, runs pinned to a flow version).
+ */
+export interface RunQueue {
   /**
    * Leases: a worker claims up to `limit` seeded runs in status `running` that nobody else holds (or whose lease
    * expired); runs it already holds are not returned again (renew those). SQLite measures leases with the process
@@ -300,11 +287,45 @@ export interface RunStore {
   /** Extends the worker's leases; returns the run ids it still holds. */
   renewLeases(worker_id: string, run_ids: readonly string[], lease_ms: number): Promise<string[]>;
   releaseLease(worker_id: string, run_id: string): Promise<void>;
-
   /**
    * Wake-ups: `notify` tells every worker on this store (PostgreSQL: NOTIFY on a per-schema channel; SQLite: listeners
    * of this store object) that runs may need attention. Wake-ups can be lost while reconnecting: workers also poll.
    */
   notify(run_id: string): Promise<void>;
   onNotify(listener: (run_id: string) => void): () => void;
+  /**
+   * Pending runs of any session that have no seed checkpoint and were created before `created_before` (an ISO
+   * timestamp, compared with `created_at`), oldest first, at most `limit` (1..100): starts that were never acknowledged.
+   */
+  unseededRuns(created_before: string, limit: number): Promise<RunRecord[]>;
+  /** Every flow version that non-terminal runs are pinned to, by name then version (the deploy check at start-up). */
+  definitionsInUse(): Promise<DefinitionUse[]>;
+  /** Non-terminal runs pinned to name@version, in creation order after `after_seq` (paged like listRuns). */
+  runsOfDefinition(name: string, version: string, query: ListQuery): Promise<RunRecord[]>;
+}
+
+/**
+ * The read-only insights the console, the CLI and the list tool use: pages of runs and sessions, counts by status.
+ * Nothing here writes or takes part in executing a run.
+ */
+export interface RunInsights {
+  /** Session page ordered by creation (created_seq ascending). */
+  listRuns(session_id: string, query: ListQuery): Promise<RunRecord[]>;
+  /**
+   * The sessions that hold runs, with their run counts by status and last activity, ordered by session id (byte
+   * order) after `after_session_id`, at most `limit`. Cost O(runs of the page's sessions), never a table scan.
+   */
+  listSessions(query: SessionQuery): Promise<SessionSummary[]>;
+  /** How many runs are in each status (every session): for metrics and for checking a copied store. */
+  statusCounts(): Promise<Record<RunStatus, number>>;
+}
+
+/**
+ * A whole run store: every role plus its lifecycle. Both backends (SQLite, PostgreSQL) implement it and the conformance
+ * suite (test/runs/store-conformance*.ts, organised by role) proves both; consumers ask only for the roles they use.
+ */
+export interface RunStore extends RunLedger, RunQueue, RunInsights {
+  /** Creates the schema (migrations) and prepares statements. Idempotent across processes. */
+  open(): Promise<void>;
+  close(): Promise<void>;
 }

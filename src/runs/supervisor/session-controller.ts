@@ -1,11 +1,12 @@
 /** The session-bound controller handed to the run tools: every lookup is scoped to its session id. */
 import { RimthanError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
-import type { ActivityEntry, HistoryQuery, NewRunRecord, RunRecord } from '../store/types.js';
+import type { ActivityEntry, HistoryQuery, RunRecord } from '../store/types.js';
 import { cancelRun } from './cancel-command.js';
 import { resumeRun } from './resume-command.js';
-import { startNewRun, startRun } from './start-command.js';
-import type { EngineHandle, SessionController } from './types.js';
+import { startRun } from './start-command.js';
+import { startRequested } from './start-request.js';
+import type { EngineHandle, SessionController, StartOutcome, StartRequest } from './types.js';
 
 const MAX_SESSION_ID_BYTES = 256;
 
@@ -31,8 +32,8 @@ export class SupervisorSessionController implements SessionController {
     return startRun(this.#engine, this.sessionId, runId);
   }
 
-  startNew(record: NewRunRecord, input: JsonObject): Promise<RunRecord> {
-    return startNewRun(this.#engine, this.sessionId, record, input);
+  startNew(request: StartRequest): Promise<StartOutcome> {
+    return startRequested(this.#engine, this.sessionId, request);
   }
 
   resume(runId: string, resume: JsonObject): Promise<RunRecord> {

@@ -101,36 +101,24 @@ export async function startRun(engine: EngineHandle, sessionId: string, runId: s
 }
 
 /**
- * Creates a pending run and seeds it in ONE durable write (RunStore.createRun with its seed): the start costs one synced
- * commit instead of two, and a refusal (a duplicate run id or idempotency key) writes neither. A run whose initial
- * state cannot be built (or whose definition is missing) takes the two-write path, which records why it failed.
+ * Creates a pending run and seeds it in ONE durable write (RunLedger.createRun with its seed): the start costs one
+ * synced commit instead of two, and a refusal (a duplicate run id or idempotency key) writes neither. `def` is the
+ * resolved definition, `input` the validated canonical input and `state` its frozen initial state (the caller,
+ * start-request.ts, has checked all three once).
  */
-export async function startNewRun(
+export async function createSeededRun(
   engine: EngineHandle,
-  sessionId: string,
   record: NewRunRecord,
+  def: FlowDefinition,
   input: JsonObject,
+  state: JsonObject,
 ): Promise<RunRecord> {
-  engine.assertAccepting();
-  if (record.session_id !== sessionId) throw runNotFound();
-  const def = engine.catalog.resolve(record.definition_name, record.definition_version);
-  let state: unknown;
-  try {
-    state = def?.validateInput(input).ok === true ? def.initialState(structuredClone(input)) : undefined;
-  } catch {
-    state = undefined;
-  }
-  const frozen = freezeState(state);
-  if (def === undefined || !frozen.ok) {
-    await engine.store.createRun(record);
-    return startRun(engine, sessionId, record.run_id);
-  }
   const slot = engine.reserveSlot();
   const step = seedStep({
     record: { ...record, created_seq: 0, record_revision: 0 },
     now: engine.clock.now().toISOString(),
     totalVertices: def.graph.size,
-    flowState: frozen.state,
+    flowState: state,
     start: def.graph.start,
     queued: slot === undefined,
   });

@@ -16,7 +16,7 @@ import {
   type ExecutorDeps,
 } from '../executor/run-execution.js';
 import type { FlowCatalog } from '../flow/catalog.js';
-import { RunStatus, type RunRecord, type RunStore } from '../store/types.js';
+import { RunStatus, type RunLedger, type RunQueue, type RunRecord } from '../store/types.js';
 import { checkDeployment, type DeploymentCheck, type RemovedVersions } from '../operator/deploy-check.js';
 import { failAbandonedStarts } from './abandoned-starts.js';
 import { DeferredRuns } from './deferred-runs.js';
@@ -46,7 +46,7 @@ const LEASE_CLEARED: ReadonlySet<ExecutionEnd> = new Set<ExecutionEnd>([
  */
 export class Supervisor {
   readonly workerId: string;
-  readonly #store: RunStore;
+  readonly #store: RunLedger & RunQueue;
   readonly #catalog: FlowCatalog;
   readonly #clock: Clock;
   readonly #leaseMs: number;

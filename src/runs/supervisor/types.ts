@@ -4,11 +4,73 @@ import type { JsonObject } from '../../core/json.js';
 import type { ErrorContext, WarmStart } from '../executor/run-execution.js';
 import type { FlowCatalog } from '../flow/catalog.js';
 import type { RemovedVersions } from '../operator/deploy-check.js';
-import type { ActivityEntry, CommitLease, HistoryQuery, NewRunRecord, RunRecord, RunStore } from '../store/types.js';
+import type {
+  ActivityEntry,
+  CommitLease,
+  HistoryQuery,
+  NewRunRecord,
+  RunLedger,
+  RunQueue,
+  RunRecord,
+} from '../store/types.js';
+
+/**
+ * The host hook that may bind the artifact namespace of a new run. It may change only the five
+ * `artifact_namespace` fields; any other difference refuses the start and nothing is created.
+ */
+export type PrepareRun = (record: NewRunRecord) => NewRunRecord | Promise<NewRunRecord>;
+
+/** What starting a new run needs from its caller (a run tool decodes it from its arguments). */
+export interface StartRequest {
+  readonly definitionName: string;
+  readonly definitionVersion: string;
+  /** The caller's input object; canonicalised (RFC 8785) and validated once, against the resolved definition. */
+  readonly input: JsonObject;
+  readonly parentRunId: string | null;
+  readonly idempotencyKey: string | null;
+  /** Mints the new run's id; undefined when the minted value is not a nonzero UUID. Called only to create a run. */
+  readonly mintRunId: () => string | undefined;
+  /** The creation time of the new record (RFC 3339 UTC). */
+  readonly now: () => string;
+  readonly prepareRun?: PrepareRun | undefined;
+}
+
+/** Why a start was refused (nothing was created, or a run that can never start was failed durably). */
+export const StartRefusal = {
+  /** No definition with this exact name and version. */
+  UnknownDefinition: 'unknown_definition',
+  /** The input cannot be canonicalised, breaks the input schema, or yields no initial state (`message` says which). */
+  InvalidInput: 'invalid_input',
+  /** No parent run with this id in the session. */
+  ParentNotFound: 'parent_not_found',
+  /** The idempotency key was used with another definition, input or parent. */
+  IdempotencyConflict: 'idempotency_conflict',
+  /** The run id generator returned something that is not a nonzero UUID. */
+  InvalidRunId: 'invalid_run_id',
+  /** The PrepareRun hook threw. */
+  PrepareFailed: 'prepare_failed',
+  /** The PrepareRun hook changed what it may not change (`message` names it). */
+  PrepareRefused: 'prepare_refused',
+} as const;
+export type StartRefusal = (typeof StartRefusal)[keyof typeof StartRefusal];
+
+/**
+ * Where a start failed on a dependency: `create` (the create-and-seed write was refused as a conflict not explained
+ * by the idempotency key), `seed` (the create-and-seed write or the seed failed otherwise), `other` (any other step).
+ */
+/** Where a start failed: the definition's own input check (`definition`), the durable create, the seed, elsewhere. */
+export type StartStage = 'definition' | 'create' | 'seed' | 'other';
+
+/** The one answer of a start. */
+export type StartOutcome =
+  | { readonly kind: 'started'; readonly run: RunRecord }
+  | { readonly kind: 'replayed'; readonly run: RunRecord }
+  | { readonly kind: 'refused'; readonly code: StartRefusal; readonly message?: string }
+  | { readonly kind: 'failed'; readonly stage: StartStage; readonly runId: string; readonly error: unknown };
 
 export interface SupervisorOptions {
-  /** An opened store; the supervisor never opens or closes it. */
-  readonly store: RunStore;
+  /** An opened store (its ledger and queue roles); the supervisor never opens or closes it. */
+  readonly store: RunLedger & RunQueue;
   readonly catalog: FlowCatalog;
   /** Lease owner name of this worker (default: a random UUID). At most 256 bytes. */
   readonly workerId?: string;
@@ -64,11 +126,12 @@ export interface SessionController {
    */
   start(runId: string): Promise<RunRecord>;
   /**
-   * Creates the pending run `record` and seeds it in one durable write, returning like `start`; a duplicate run id
-   * or idempotency key is a StoreConflictError and writes nothing. `input` is the validated canonical input (already
-   * stored under record.input_sha256). Optional: without it, callers create the record and call `start`.
+   * Starts a new run: the one owner of a start (see start-request.ts). Resolves the exact definition and validates the
+   * input once, checks the parent, replays an idempotency key, builds the record (PrepareRun applied), stores the
+   * input and writes record and seed in one durable write. Returns `started`, `replayed` or `refused` (with a code);
+   * a dependency that failed is `failed` with the stage it failed in. Never throws for a request it can answer.
    */
-  startNew?(record: NewRunRecord, input: JsonObject): Promise<RunRecord>;
+  startNew(request: StartRequest): Promise<StartOutcome>;
   /**
    * Continues an interrupted run at its paused vertex with a resume payload validated against the pinned definition's
    * resume schema. Errors, in the order checked: not_found, unknown_definition, resume_not_supported, conflict,
@@ -96,7 +159,7 @@ export interface LocalSlot {
 
 /** What the session commands need from the supervisor (internal). */
 export interface EngineHandle {
-  readonly store: RunStore;
+  readonly store: RunLedger & RunQueue;
   readonly catalog: FlowCatalog;
   readonly clock: Clock;
   /** Throws RimthanError('unavailable') unless the supervisor is started and not stopping. */

@@ -5,7 +5,7 @@
  * Everything here is plain JSON (no Maps, no classes) so a release can be canonicalised, digested and shipped as one
  * file. Identifiers are kebab-case (`^[a-z][a-z0-9-]{0,63}$`); versions are semantic versions (`1.2.0`).
  */
-import type { JsonObject, JsonValue } from '../core/json.js';
+import type { JsonObject, JsonValue } from '../../core/json.js';
 
 /** Asset kinds served at rimthan://registry/{release}/assets/{kind}/{asset_id}/{version}/content. */
 export const AssetKind = {

@@ -2,8 +2,10 @@
  * RFC 8785 canonicalisation of a caller's object (`input`, `resume`): the canonical text (what is hashed and stored)
  * and the object it denotes (what is validated and handed to the engine).
  */
-import { canonicalJson, sha256Hex } from '../core/index.js';
-import type { JsonObject, SchemaIssue } from '../core/index.js';
+import { canonicalJson } from './canonical-json.js';
+import { sha256Hex } from './digest.js';
+import type { JsonObject } from './json.js';
+import type { SchemaIssue } from './schema.js';
 
 /** Most UTF-8 bytes of an `input` / `resume` document in its canonical (RFC 8785) form. */
 export const MAX_DOCUMENT_BYTES = 256 * 1024;

@@ -1,3 +1,4 @@
+/** Finds the installed rimthan package on disk: the nearest ancestor folder whose package.json is named "rimthan". */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

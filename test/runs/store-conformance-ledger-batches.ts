@@ -1,8 +1,8 @@
 /**
- * Conformance cases for group commit and the operator features built on the store: commits issued together are
- * checked run by run (one run's refusal never fails another's), a queued seed waits as `pending` until a claim makes it
- * `running`, an operator restart is the one way out of `failed`, an upgrade re-pins a run's version, and the lookups
- * the deploy check, restart and metrics use.
+ * Conformance cases for the ledger's group commit and the operator writes built on it: commits issued together are
+ * checked run by run (one run's refusal never fails another's), createRun with its seed writes both or neither, an
+ * operator restart is the one way out of `failed`, an upgrade re-pins a run's version, and one run's commits apply in
+ * call order with a refused one refusing those issued after it (what the executor's pipelining relies on).
  */
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
@@ -14,25 +14,24 @@ import {
   type RunRecord,
   type RunStore,
 } from '../../src/runs/store/types.js';
-import {
-  activity,
-  drainClaimable,
-  newRun,
-  now,
-  rimthanCode,
-  seedCommit,
-  startRun,
-  stepCommit,
-} from './store-fixtures.js';
+import { activity, newRun, now, rimthanCode, seedCommit, startRun, stepCommit } from './store-fixtures.js';
 
-const HOUR = 3_600_000;
-
+/** `run` as it will be after `n` more step commits (record and checkpoint revisions both move). */
 function ahead(run: RunRecord, n: number): RunRecord {
   return { ...run, record_revision: run.record_revision + n, checkpoint_revision: run.checkpoint_revision + n };
 }
 
-/** Registers the cases inside the caller's describe block. */
-export function describeBatchAndOperatorCases(store: () => RunStore): void {
+/** `run` as it will be after `n` more commits (what a pipelining writer builds its next commit on). */
+function recordAhead(run: RunRecord, n: number): RunRecord {
+  return { ...run, record_revision: run.record_revision + n };
+}
+
+function refused(error: unknown): boolean {
+  return error instanceof StoreConflictError;
+}
+
+/** Registers the cases inside the caller's describe block; `store()` is the suite's store. */
+export function describeLedgerBatchCases(store: () => RunStore): void {
   test('commits of many runs issued together: each run is checked alone, a refused one writes nothing', async () => {
     const s = store();
     const session = randomUUID();
@@ -121,30 +120,6 @@ export function describeBatchAndOperatorCases(store: () => RunStore): void {
     );
   });
 
-  test('a queued seed waits as pending with its seed durable, and the claim that takes it makes it running', async () => {
-    const s = store();
-    await drainClaimable(s);
-    const created = await s.createRun(newRun(randomUUID()));
-    const unseeded = await s.createRun(newRun(randomUUID()));
-    const queued = await s.commit({
-      ...seedCommit(created),
-      patch: { status: RunStatus.Pending, status_summary: 'queued', updated_at: now() },
-    });
-    assert.equal(queued.status, RunStatus.Pending);
-    assert.equal(queued.checkpoint_revision, 0);
-    const claimed = await s.claimRuns('worker-a', HOUR, 10);
-    assert.deepEqual(
-      claimed.map((r) => r.run_id),
-      [created.run_id],
-      'an unseeded pending run is never claimed',
-    );
-    assert.equal(claimed[0]?.status, RunStatus.Running);
-    assert.equal(claimed[0]?.status_summary, 'started');
-    assert.equal(claimed[0]?.record_revision, queued.record_revision + 1, 'the claim is a fencing write');
-    assert.deepEqual(await s.getRunById(created.run_id), claimed[0]);
-    assert.equal((await s.getRunById(unseeded.run_id))?.status, RunStatus.Pending);
-  });
-
   test('only an operator restart takes a failed run back to running; cancelled and completed stay final', async () => {
     const s = store();
     const failed = await s.createRun(newRun(randomUUID()));
@@ -189,47 +164,47 @@ export function describeBatchAndOperatorCases(store: () => RunStore): void {
     assert.equal((await s.getRunById(run.run_id))?.definition_version, 'v2');
   });
 
-  test('the lookups of the deploy check, restart and metrics', async () => {
+  test('commits of one run issued without waiting apply in call order; after a refused one the rest are refused', async () => {
     const s = store();
-    const name = `flow_${randomUUID().slice(0, 8)}`;
-    const session = randomUUID();
-    const a = await s.createRun(newRun(session, { definition_name: name, definition_version: 'v1' }));
-    const b = await s.createRun(newRun(session, { definition_name: name, definition_version: 'v1' }));
-    const c = await s.createRun(newRun(session, { definition_name: name, definition_version: 'v2' }));
-    await s.commit({
-      run_id: c.run_id,
-      expected_record_revision: 0,
-      patch: { status: RunStatus.Cancelled, updated_at: now() },
-    });
-    const mine = (await s.definitionsInUse()).filter((u) => u.definition_name === name);
-    assert.deepEqual(mine, [
-      { definition_name: name, definition_version: 'v1', runs: 2, run_ids: [a.run_id, b.run_id] },
+    const run = await startRun(s, randomUUID());
+    // Three consecutive steps issued at once, each built on the record the previous one will produce.
+    const landed = await Promise.all([
+      s.commit(stepCommit(run, 1, 1)),
+      s.commit(stepCommit(recordAhead(run, 1), 2, 1)),
+      s.commit(stepCommit(recordAhead(run, 2), 3, 1)),
     ]);
-    const page = await s.runsOfDefinition(name, 'v1', { limit: 1 });
     assert.deepEqual(
-      page.map((r) => r.run_id),
-      [a.run_id],
+      landed.map((r) => [r.record_revision - run.record_revision, r.checkpoint_revision]),
+      [
+        [1, 1],
+        [2, 2],
+        [3, 3],
+      ],
     );
-    const next = await s.runsOfDefinition(name, 'v1', { limit: 10, after_seq: page[0]?.created_seq ?? 0 });
-    assert.deepEqual(
-      next.map((r) => r.run_id),
-      [b.run_id],
-    );
-    const seeded = await s.commit(seedCommit(a));
-    const step = await s.commit(stepCommit(seeded, 1, 0));
-    assert.deepEqual((await s.checkpointAt(a.run_id, 0))?.state, { step: 0 });
-    assert.equal((await s.checkpointAt(a.run_id, 1))?.revision, step.checkpoint_revision);
-    assert.equal(await s.checkpointAt(a.run_id, 2), undefined);
-    await assert.rejects(s.checkpointAt(a.run_id, -1), rimthanCode('invalid_argument'));
-    const counts = await s.statusCounts();
-    assert.deepEqual(Object.keys(counts).sort(), [
-      'cancelled',
-      'completed',
-      'failed',
-      'interrupted',
-      'pending',
-      'running',
+    const base = landed[2];
+    assert.ok(base !== undefined);
+    // A foreign write lands first: the pipelined head is refused by compare-and-swap, and its tail — whose expected
+    // record revision the foreign write happens to produce — by compare-and-append on the checkpoint revision.
+    const foreign: Commit = {
+      run_id: run.run_id,
+      expected_record_revision: base.record_revision,
+      patch: { status_summary: 'someone else', updated_at: now() },
+    };
+    const outcomes = await Promise.allSettled([
+      s.commit(foreign),
+      s.commit(stepCommit(base, 4, 1)),
+      s.commit(stepCommit(recordAhead(base, 1), 5, 1)),
     ]);
-    assert.ok(counts.cancelled >= 1 && counts.running >= 1 && counts.pending >= 1);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['fulfilled', 'rejected', 'rejected'],
+    );
+    for (const o of outcomes) if (o.status === 'rejected') assert.ok(refused(o.reason));
+    assert.equal((await s.latestCheckpoint(run.run_id))?.revision, 3);
+    const history = await s.history(run.run_id, { limit: 100 });
+    assert.deepEqual(
+      history.map((e) => e.revision),
+      [0, 1, 2, 3],
+    );
   });
 }

@@ -1,5 +1,6 @@
 /**
- * Conformance cases for listSessions: the sessions that hold runs with their run counts by status and last activity,
+ * Conformance cases for the read-only insights (RunInsights): a session's runs listed in creation order, and
+ * listSessions: the sessions that hold runs with their run counts by status and last activity,
  * in byte order of the session id on both backends (so a cursor means the same on each), paged after a session id,
  * one session only for a caller's own view, and bounded pages. The cases share the database with the rest of the
  * suite, so each names its sessions under a fresh prefix and starts its pages at that prefix.
@@ -43,7 +44,26 @@ async function sessionsUnder(store: RunStore, prefix: string, limit: number): Pr
 }
 
 /** Registers the cases inside the caller's describe block. */
-export function describeSessionCases(store: () => RunStore): void {
+export function describeInsightsCases(store: () => RunStore): void {
+  test('runs are listed per session in creation order and paged with after_seq', async () => {
+    const session = randomUUID();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      ids.push((await store().createRun(newRun(session))).run_id);
+      await store().createRun(newRun(randomUUID()));
+    }
+    const seen: string[] = [];
+    let after_seq: number | undefined;
+    for (;;) {
+      const page = await store().listRuns(session, { limit: 2, ...(after_seq === undefined ? {} : { after_seq }) });
+      seen.push(...page.map((r) => r.run_id));
+      const last = page.at(-1);
+      if (last === undefined) break;
+      after_seq = last.created_seq;
+    }
+    assert.deepEqual(seen, ids);
+  });
+
   test('listSessions counts each session’s runs by status, with its last activity, in byte order', async () => {
     const s = store();
     const prefix = `sessions-${randomUUID()}-`;

@@ -2,9 +2,10 @@
  * Builds the pending record for a new run and applies the host's PrepareRun hook under guard: the hook may bind the
  * five artifact-namespace fields and nothing else.
  */
-import { canonicalJson, isJsonObject } from '../core/index.js';
-import type { ArtifactNamespace, NewRunRecord } from '../runs/store/types.js';
-import { RunStatus } from '../runs/store/types.js';
+import { canonicalJson } from '../../core/canonical-json.js';
+import { isJsonObject } from '../../core/json.js';
+import type { ArtifactNamespace, NewRunRecord } from '../store/types.js';
+import { RunStatus } from '../store/types.js';
 import type { PrepareRun } from './types.js';
 
 export interface NewRunFields {
