@@ -5,6 +5,8 @@
  * a participant credential is refused with 403. JSON in and out, `Cache-Control: no-store`, capped bodies, errors in
  * the tool-error shape `{error: {code, message, ...}}`. It talks to the release store and the replica's follower only.
  */
-export { startAdminServer, adminRequestListener, ADMIN_LIMITS } from './server.js';
-export type { AdminServerOptions, AdminEndpoint, MetricsSource } from './server.js';
+export { startAdminServer, adminRequestListener } from './server.js';
+export type { AdminServerOptions, AdminEndpoint } from './server.js';
+export { ADMIN_LIMITS } from './requests.js';
+export type { MetricsSource } from './routes.js';
 export { adminAuthenticator, ADMIN_SCOPE } from './gate.js';

@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { isClientDisconnect } from '../mcp/http-body.js';
+import { isClientDisconnect } from '../http/index.js';
 import type { McpProfile } from '../mcp/profile.js';
 import type { FaultReporter } from '../mcp/tool-call.js';
 import type { ClientAbortReason, ServiceMetrics } from '../observability/metrics.js';

@@ -6,9 +6,7 @@
  * header/request/keep-alive times, and `Cache-Control: private, no-store` on every response (including the ones Node
  * itself would write for a malformed or timed-out request). Nothing is logged per request.
  */
-import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import {
   createMcpHandler,
   isLegacyRequest,
@@ -16,31 +14,25 @@ import {
 } from '@modelcontextprotocol/server';
 import type { McpRequestContext, Server } from '@modelcontextprotocol/server';
 import { parseStrictJsonBytes } from '../core/index.js';
-import { CACHE_CONTROL, inspectMessages, jsonErrorBody, RequestGuard, sendJsonError } from './http-guards.js';
-import { listenHttp } from './listen.js';
-import { NO_AUTHENTICATION, staticTokenAuthenticator } from '../identity/index.js';
+import {
+  declaredTooLarge,
+  isClientDisconnect,
+  lingerOnClose,
+  listen,
+  readBody,
+  RequestGuard,
+  sendJsonRpcError,
+} from '../http/index.js';
+import type { HttpTimeouts } from '../http/index.js';
+import { bearerChallenge, NO_AUTHENTICATION, staticTokenAuthenticator } from '../identity/index.js';
 import type { Authenticator, Principal, ProtectedResourceMetadata } from '../identity/index.js';
+import { inspectMessages } from './jsonrpc-checks.js';
 import { RpcCode } from './wire.js';
-import { continueOnDemand, declaredTooLarge, isClientDisconnect, lingerOnClose, readBody } from './http-body.js';
 
-/** How long a client may take; every value is in milliseconds. */
-export interface HttpTimeouts {
-  /** To send the complete request headers (slowloris); default 10 s. */
-  readonly headersMs?: number;
-  /** To send the complete request, body included; default 30 s. */
-  readonly requestMs?: number;
-  /** An idle keep-alive connection stays open; default 5 s. */
-  readonly keepAliveMs?: number;
-  /** How often the two limits above are checked; default 1 s. */
-  readonly checkIntervalMs?: number;
-}
+/** Every MCP endpoint answer is private to its caller and never stored. */
+const CACHE_CONTROL = 'private, no-store';
 
-export const HTTP_TIMEOUT_DEFAULTS = {
-  headersMs: 10_000,
-  requestMs: 30_000,
-  keepAliveMs: 5_000,
-  checkIntervalMs: 1_000,
-} as const;
+export type { HttpTimeouts } from '../http/index.js';
 
 export interface HttpTransportOptions {
   /** Listen address; default 127.0.0.1. */
@@ -128,7 +120,7 @@ function sendProtectedResourceMetadata(
   metadata: ProtectedResourceMetadata,
 ): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    return sendJsonError(res, 405, RpcCode.InvalidRequest, 'method not allowed', { Allow: 'GET' });
+    return sendJsonRpcError(res, 405, RpcCode.InvalidRequest, 'method not allowed', { Allow: 'GET' });
   }
   req.resume();
   res.writeHead(200, {
@@ -154,7 +146,7 @@ async function legacyExchange(server: Server, request: Request, body: unknown): 
   }
 }
 
-/** The request listener: guards, body cap, one stateless MCP exchange. Exported for embedding in another server. */
+/** The request listener: guards, body cap, one stateless MCP exchange (served by {@link startHttpTransport}). */
 export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const path = opts.path ?? '/mcp';
   const authenticator = authenticatorOf(opts);
@@ -182,33 +174,38 @@ export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMe
   function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
     lingerOnClose(req);
     const message = `request body exceeds ${opts.maxRequestBytes} bytes`;
-    sendJsonError(res, 413, RpcCode.InvalidRequest, message, { Connection: 'close' });
+    sendJsonRpcError(res, 413, RpcCode.InvalidRequest, message, { Connection: 'close' });
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('Cache-Control', CACHE_CONTROL);
-    if (!guard.hostAllowed(req)) return sendJsonError(res, 403, RpcCode.InvalidRequest, 'host not allowed');
-    if (!guard.originAllowed(req)) return sendJsonError(res, 403, RpcCode.InvalidRequest, 'origin not allowed');
+    if (!guard.hostAllowed(req)) return sendJsonRpcError(res, 403, RpcCode.InvalidRequest, 'host not allowed');
+    if (!guard.originAllowed(req)) return sendJsonRpcError(res, 403, RpcCode.InvalidRequest, 'origin not allowed');
     const url = urlOf(req.url);
     if (metadata !== undefined && url !== undefined && metadata.paths.includes(url.pathname)) {
       return sendProtectedResourceMetadata(req, res, metadata);
     }
-    if (url?.pathname !== path) return sendJsonError(res, 404, RpcCode.InvalidRequest, 'not found');
+    if (url?.pathname !== path) return sendJsonRpcError(res, 404, RpcCode.InvalidRequest, 'not found');
     if (declaredTooLarge(req, opts.maxRequestBytes)) return refuseTooLarge(req, res);
     const auth = await authenticator.authenticate(req.headers.authorization);
-    if (!auth.ok) return RequestGuard.refuse(res, auth, challenge);
+    if (!auth.ok) {
+      return sendJsonRpcError(res, auth.status, RpcCode.InvalidRequest, auth.message, {
+        'WWW-Authenticate': bearerChallenge(auth, challenge),
+      });
+    }
     const principal = auth.principal;
     if (req.method !== 'POST') {
-      return sendJsonError(res, 405, RpcCode.InvalidRequest, 'method not allowed', { Allow: 'POST' });
+      return sendJsonRpcError(res, 405, RpcCode.InvalidRequest, 'method not allowed', { Allow: 'POST' });
     }
-    const body = await readBody(req, res, opts.maxRequestBytes);
+    const body = await readBody(req, opts.maxRequestBytes, res);
     if (body.kind === 'gone') return;
     if (body.kind === 'too_large') return refuseTooLarge(req, res);
     const parsed = parseStrictJsonBytes(body.bytes, { maxBytes: opts.maxRequestBytes });
-    if (!parsed.ok)
-      return sendJsonError(res, 400, RpcCode.ParseError, 'parse error: the body is not one strict JSON value');
+    if (!parsed.ok) {
+      return sendJsonRpcError(res, 400, RpcCode.ParseError, 'parse error: the body is not one strict JSON value');
+    }
     const verdict = inspectMessages(parsed.value, { batches: true });
-    if (!verdict.ok) return sendJsonError(res, 400, verdict.code, verdict.message, {}, verdict.id);
+    if (!verdict.ok) return sendJsonRpcError(res, 400, verdict.code, verdict.message, {}, verdict.id);
 
     const request = webRequest(req, url);
     callers.set(request, principal);
@@ -228,64 +225,20 @@ export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMe
         return;
       }
       opts.onFault?.(error);
-      sendJsonError(res, 500, RpcCode.InternalError, 'internal error');
+      sendJsonRpcError(res, 500, RpcCode.InternalError, 'internal error');
     });
   };
 }
 
-const CLIENT_ERRORS: ReadonlyMap<string, readonly [number, string]> = new Map([
-  ['HPE_HEADER_OVERFLOW', [431, 'Request Header Fields Too Large']],
-  ['ERR_HTTP_REQUEST_TIMEOUT', [408, 'Request Timeout']],
-]);
-
-/**
- * Answers what Node's parser refuses (malformed request, oversized headers, a timeout) with our JSON and private cache
- * header instead of Node's bare reply, then closes the connection. Nothing is logged.
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (error.code !== 'ECONNRESET' && socket.writable && inFlight?.headersSent !== true) {
-    const [status, reason] = CLIENT_ERRORS.get(error.code ?? '') ?? [400, 'Bad Request'];
-    const body = jsonErrorBody(RpcCode.InvalidRequest, reason.toLowerCase());
-    socket.write(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Cache-Control: ${CACHE_CONTROL}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroySoon();
-}
-
-/**
- * Applies the client time limits and the JSON client-error answer to a `node:http` server. `startHttpTransport` does
- * this; call it yourself when embedding `mcpRequestListener` in your own server.
- */
-export function hardenHttpServer(server: HttpServer, timeouts: HttpTimeouts = {}): void {
-  const t = { ...HTTP_TIMEOUT_DEFAULTS, ...timeouts };
-  server.headersTimeout = t.headersMs;
-  server.requestTimeout = t.requestMs;
-  server.keepAliveTimeout = t.keepAliveMs;
-  server.on('clientError', answerClientError);
-}
-
 /** Starts listening; resolves once the port is bound. */
 export async function startHttpTransport(opts: HttpTransportOptions): Promise<HttpEndpoint> {
-  const t = { ...HTTP_TIMEOUT_DEFAULTS, ...opts.timeouts };
-  const listener = mcpRequestListener(opts);
-  const server = createServer(
-    {
-      // A missing Host is refused by our guard (with our headers), not by Node's bare 400.
-      requireHostHeader: false,
-      headersTimeout: t.headersMs,
-      requestTimeout: t.requestMs,
-      keepAliveTimeout: t.keepAliveMs,
-      connectionsCheckingInterval: t.checkIntervalMs,
-    },
-    listener,
-  );
-  // Expect: 100-continue is answered by readBody, after the checks, never for an over-cap body.
-  server.on('checkContinue', continueOnDemand(listener));
-  hardenHttpServer(server, t);
-  const host = opts.host ?? '127.0.0.1';
-  const bound = await listenHttp(server, opts.port, host);
-  return { url: `${bound.origin}${opts.path ?? '/mcp'}`, server, close: () => bound.close() };
+  const listening = await listen(mcpRequestListener(opts), {
+    host: opts.host ?? '127.0.0.1',
+    port: opts.port,
+    ...(opts.timeouts === undefined ? {} : { timeouts: opts.timeouts }),
+    // Expect: 100-continue is answered by readBody, after the checks, never for an over-cap body.
+    continueOnDemand: true,
+  });
+  const { server, origin } = listening;
+  return { url: `${origin}${opts.path ?? '/mcp'}`, server, close: () => listening.close() };
 }

@@ -16,7 +16,8 @@ import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, Server, Transport } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { asciiJson, isJsonObject, parseStrictJsonBytes } from '../core/index.js';
-import { inspectMessages, jsonErrorBody } from './http-guards.js';
+import { jsonRpcErrorBody } from '../http/index.js';
+import { inspectMessages } from './jsonrpc-checks.js';
 import { WORKFLOW_ENGINE_MAX_REQUEST_BYTES } from './profile.js';
 import { RpcCode } from './wire.js';
 
@@ -194,7 +195,7 @@ export class StrictStdioTransport implements Transport {
   }
 
   private refuse(id: string | number | null, code: number, message: string): void {
-    this.write(`${jsonErrorBody(code, message, id)}\n`);
+    this.write(`${jsonRpcErrorBody(code, message, id)}\n`);
   }
 
   /** Starts reading stdin. */

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/run.js';
-import { CONTENT_SECURITY_POLICY } from '../../src/console/http/respond.js';
+import { CONTENT_SECURITY_POLICY } from '../../src/console/http/security-headers.js';
 import { APPROVAL_FLOW, MARKER } from './fixtures.js';
 import { sessionAtDecisionRecord } from './guided-session.js';
 import { startConsoleCli } from './support.js';

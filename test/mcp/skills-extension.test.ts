@@ -11,7 +11,8 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { sha256Hex } from '../../src/core/index.js';
 import { skillUri } from '../../src/guided/index.js';
-import { RELEASE_ASSET_META_KEY, SKILLS_EXTENSION_ID } from '../../src/mcp/index.js';
+import { RELEASE_ASSET_META_KEY } from '../../src/guided/index.js';
+import { SKILLS_EXTENSION_ID } from '../../src/mcp/index.js';
 import type { McpProfile } from '../../src/mcp/index.js';
 import {
   ACTIVE_RELEASE,

@@ -7,9 +7,8 @@ import type { MeAnswer } from '../api-types.js';
 import { readSessionFile, sessionFileOf } from '../session-file.js';
 import type { SessionRead } from '../session-file.js';
 import { inspectSession } from '../session-view.js';
-import { readJsonObject } from './body.js';
+import { readJsonObject, sendError } from '../../http/index.js';
 import type { ConsoleContext } from './context.js';
-import { sendError } from './respond.js';
 import { invalid, path, queryOf, reply } from './router.js';
 import type { Route } from './router.js';
 

@@ -7,9 +7,8 @@
 import type { JsonObject } from '../../core/index.js';
 import { RunToolName } from '../../tools/index.js';
 import { parseCursor, streamRunEvents } from '../run-events.js';
-import { readJsonObject } from './body.js';
+import { readJsonObject, sendError } from '../../http/index.js';
 import type { ConsoleContext } from './context.js';
-import { sendError } from './respond.js';
 import { invalid, path, queryOf, reply, sessionFor, withoutSession } from './router.js';
 import type { ApiRequest, Route } from './router.js';
 

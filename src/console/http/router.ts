@@ -1,13 +1,13 @@
 /**
- * The API's routing: a method and a path pattern per endpoint, path segments checked before a handler sees them,
- * closed query parameters (an unknown or repeated one is refused), the session a request acts on, and one function
- * that turns a tool-shaped outcome into the HTTP answer.
+ * The API's routes (a method and a path pattern per endpoint, matched by src/http's route table; path segments are
+ * checked before a handler sees them), closed query parameters (an unknown or repeated one is refused), the session a
+ * request acts on, and one function that turns a tool-shaped outcome into the HTTP answer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject } from '../../core/index.js';
 import { SESSION_PATTERN } from '../runs-api.js';
 import type { ConsolePrincipal } from './auth.js';
-import { sendError, sendJson } from './respond.js';
+import { sendError, sendJson } from '../../http/index.js';
 
 export interface ApiRequest {
   readonly req: IncomingMessage;
@@ -35,13 +35,8 @@ export interface ApiError {
   readonly message: string;
 }
 
-/** A path segment: release names, ids, versions, step ids and UUIDs all fit. */
-const SEGMENT = '([A-Za-z0-9][A-Za-z0-9._@+-]{0,127})';
-
-/** `/api/releases/:release` → a pattern whose groups are the segments. */
-export function path(template: string): RegExp {
-  return new RegExp(`^${template.replace(/:[a-z_]+/g, SEGMENT)}$`);
-}
+/** `/api/releases/:release` → a pattern whose groups are the segments (src/http's SEGMENT). */
+export { pathPattern as path } from '../../http/index.js';
 
 /** Answers an outcome: the value as JSON (200), or the error with its code's status. */
 export function reply(res: ServerResponse, outcome: Outcome): void {

@@ -1,17 +1,24 @@
 /**
- * The console's HTTP server on `node:http`: Host and Origin checks (DNS rebinding, cross-site requests), the security
- * headers on every answer, the sign-in exchange, the static page and the JSON API. Client time limits and malformed
- * requests are handled as the MCP transport handles them (hardenHttpServer). Nothing is logged per request.
+ * The console's HTTP listener on src/http: Host and Origin checks (DNS rebinding, cross-site requests), the security
+ * headers on every answer, the sign-in exchange, the static page and the JSON API (src/http's route table). Client
+ * time limits and malformed requests are handled as on every Rimthan listener. Nothing is logged per request.
  */
-import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { hardenHttpServer, listenHttp, RequestGuard } from '../../mcp/index.js';
+import {
+  announcesBody,
+  listen,
+  matchRoute,
+  readBody,
+  redirect,
+  RequestGuard,
+  sendError,
+  sendMiss,
+} from '../../http/index.js';
 import { LOGIN_FAILED } from './assets.js';
 import type { Asset } from './assets.js';
 import type { ConsoleAuth } from './auth.js';
-import { announcesBody, readBytes } from './body.js';
-import { applySecurityHeaders, redirect, sendError } from './respond.js';
 import type { Route } from './router.js';
+import { applySecurityHeaders } from './security-headers.js';
 
 export interface ConsoleServerOptions {
   readonly host: string;
@@ -34,6 +41,8 @@ export interface ConsoleServer {
 
 const LOGIN_MAX_BYTES = 8192;
 
+const API_MISSES = { notFound: 'no such endpoint', methodNotAllowed: () => 'method not allowed' } as const;
+
 function serveAsset(res: ServerResponse, asset: Asset, method: string): void {
   res.writeHead(200, { 'Content-Type': asset.type, 'Content-Length': String(asset.bytes.byteLength) });
   res.end(method === 'HEAD' ? undefined : asset.bytes);
@@ -41,10 +50,10 @@ function serveAsset(res: ServerResponse, asset: Asset, method: string): void {
 
 /** `POST /auth` from the login form (`token=...`, form-encoded): a cookie and the page, or back to the form. */
 async function login(req: IncomingMessage, res: ServerResponse, auth: ConsoleAuth): Promise<void> {
-  const bytes = await readBytes(req, LOGIN_MAX_BYTES);
-  if (bytes === 'gone') return;
-  if (bytes === 'too_large') return sendError(res, { code: 'too_large', message: 'the sign-in form is too large' });
-  const token = new URLSearchParams(bytes.toString('utf8')).get('token')?.trim() ?? '';
+  const body = await readBody(req, LOGIN_MAX_BYTES);
+  if (body.kind === 'gone') return;
+  if (body.kind === 'too_large') return sendError(res, { code: 'too_large', message: 'the sign-in form is too large' });
+  const token = new URLSearchParams(body.bytes.toString('utf8')).get('token')?.trim() ?? '';
   const cookie = token === '' ? undefined : await auth.login(token);
   if (cookie === undefined) return redirect(res, '/login?failed=1');
   redirect(res, '/', cookie);
@@ -105,24 +114,14 @@ export function consoleListener(opts: ConsoleServerOptions): (req: IncomingMessa
       req.resume();
       return sendError(res, { code: 'forbidden', message: 'a request that changes something must carry its Origin' });
     }
-    const candidates = opts.routes.filter((r) => r.pattern.test(pathname));
-    const route = candidates.find((r) => r.method === method);
-    if (route === undefined) {
-      req.resume();
-      return candidates.length === 0
-        ? sendError(res, { code: 'not_found', message: 'no such endpoint' })
-        : sendError(
-            res,
-            { code: 'method_not_allowed', message: 'method not allowed' },
-            { Allow: candidates.map((c) => c.method).join(', ') },
-          );
-    }
+    const match = matchRoute(opts.routes, method, pathname);
+    if (match.kind !== 'found') return sendMiss(req, res, match, API_MISSES);
+    const { route, params } = match;
     // A reading endpoint's body cap is zero: whatever it carries is refused unread.
     if (route.method === 'GET' && announcesBody(req)) {
       req.resume();
       return sendError(res, { code: 'too_large', message: 'a GET request takes no body' }, { Connection: 'close' });
     }
-    const params = (route.pattern.exec(pathname) ?? []).slice(1);
     await route.handle({ req, res, url, params, principal: who.principal });
   }
 
@@ -137,8 +136,6 @@ export function consoleListener(opts: ConsoleServerOptions): (req: IncomingMessa
 
 /** Starts listening; resolves once the port is bound. */
 export async function startConsoleServer(opts: ConsoleServerOptions): Promise<ConsoleServer> {
-  const server = createServer({ requireHostHeader: false }, consoleListener(opts));
-  hardenHttpServer(server);
-  const bound = await listenHttp(server, opts.port, opts.host);
-  return { origin: bound.origin, server, close: () => bound.close() };
+  const listening = await listen(consoleListener(opts), { host: opts.host, port: opts.port });
+  return { origin: listening.origin, server: listening.server, close: () => listening.close() };
 }
