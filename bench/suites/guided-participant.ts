@@ -11,8 +11,8 @@ import type { Clock, JsonObject, JsonValue } from '../../src/core/index.js';
 import { packageRoot } from '../../src/package/root.js';
 import { createGuidedEngine, GuidedToolName } from '../../src/guided/index.js';
 import type { GuidedEngine, ReleaseScope } from '../../src/guided/index.js';
-import type { CompiledToolContract } from '../../src/mcp/tool-contract.js';
-import { compileWorkflowEngineContracts } from '../../src/mcp/workflow-engine-profile.js';
+import type { CompiledToolContract } from '../../src/mcp/server/tool-contract.js';
+import { compileWorkflowEngineContracts } from '../../src/mcp/workflow-engine/profile.js';
 import { HostCapability, ValidatorCapability, verifyReleaseFile } from '../../src/registry/index.js';
 import type { Release } from '../../src/registry/index.js';
 import {

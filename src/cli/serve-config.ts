@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { FaultReporter } from '../mcp/tool-call.js';
-import { ProfileName, RUNS_MAX_REQUEST_BYTES, WORKFLOW_ENGINE_MAX_REQUEST_BYTES } from '../mcp/profile.js';
+import type { FaultReporter } from '../mcp/server/tool-call.js';
+import { ProfileName, RUNS_MAX_REQUEST_BYTES, WORKFLOW_ENGINE_MAX_REQUEST_BYTES } from '../mcp/server/profile.js';
 import { CommandFailed, debugDetail, errorKind, reasonOf } from './errors.js';
 import type { CliIo } from './io.js';
 

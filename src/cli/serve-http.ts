@@ -6,8 +6,8 @@
  */
 import { anyOf, NO_AUTHENTICATION } from '../identity/authenticator.js';
 import { staticTokenAuthenticator } from '../identity/static-tokens.js';
-import { startHttpTransport } from '../mcp/http.js';
-import { ProfileName } from '../mcp/profile.js';
+import { startHttpTransport } from '../mcp/transports/http.js';
+import { ProfileName } from '../mcp/server/profile.js';
 import { startAdminListener } from './admin-wiring.js';
 import type { AdminSettings } from './admin-wiring.js';
 import { stringList } from './args.js';

@@ -11,8 +11,8 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { isClientDisconnect } from '../http/index.js';
-import type { McpProfile } from '../mcp/profile.js';
-import type { FaultReporter } from '../mcp/tool-call.js';
+import type { McpProfile } from '../mcp/server/profile.js';
+import type { FaultReporter } from '../mcp/server/tool-call.js';
 import type { ClientAbortReason, ServiceMetrics } from '../observability/metrics.js';
 import type { FollowerEvents, ReleaseFollower } from '../registry/index.js';
 import type { RunInsights } from '../runs/index.js';

@@ -5,9 +5,9 @@
  */
 import { RequestStateCodec, systemClock, TokenSigner } from '../core/index.js';
 import { ANONYMOUS } from '../identity/principal.js';
-import { createRunsProfileFactory } from '../mcp/runs-profile.js';
-import { createMcpServer } from '../mcp/server.js';
-import { loadSigningSetup } from '../mcp/signing-key.js';
+import { createRunsProfileFactory } from '../mcp/runs/profile.js';
+import { createMcpServer } from '../mcp/server/server.js';
+import { loadSigningSetup } from '../mcp/server/signing-key.js';
 import { SUPERVISOR_DEFAULTS } from '../runs/supervisor/options.js';
 import { intOption, stringOption } from './args.js';
 import type { Parsed } from './args.js';
@@ -52,7 +52,7 @@ export async function serveRuns(
   const onFault = obs.onFault;
   const storeSpec = stringOption(parsed, 'store') ?? DEFAULT_RUN_STORE;
   // A person's resume asked as a form (and a task's form answered through tasks/update) is bound by a request state
-  // signed with the checkpoint key ring; task-declaring clients get workflow_run_start as a task (run-tasks.ts).
+  // signed with the checkpoint key ring; task-declaring clients get workflow_run_start as a task (mcp/extensions/tasks.ts).
   const codec = new RequestStateCodec(new TokenSigner(loadSigningSetup(io.env).ring), systemClock);
   const observer = obs.metrics?.storeObserver();
   const stack = await openRunsStack({

@@ -5,10 +5,10 @@
  */
 import { TokenSigner } from '../core/index.js';
 import { ANONYMOUS } from '../identity/principal.js';
-import { followerReleaseProvider } from '../mcp/release-provider.js';
-import { createMcpServer } from '../mcp/server.js';
-import { loadSigningSetup } from '../mcp/signing-key.js';
-import { createWorkflowEngineProfile } from '../mcp/workflow-engine-profile.js';
+import { followerReleaseProvider } from '../mcp/workflow-engine/release-provider.js';
+import { createMcpServer } from '../mcp/server/server.js';
+import { loadSigningSetup } from '../mcp/server/signing-key.js';
+import { createWorkflowEngineProfile } from '../mcp/workflow-engine/profile.js';
 import type { AdminSettings } from './admin-wiring.js';
 import { stringOption } from './args.js';
 import type { Parsed } from './args.js';

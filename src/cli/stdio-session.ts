@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../core/index.js';
-import { rimthanStateDirectory } from '../mcp/signing-key.js';
+import { rimthanStateDirectory } from '../mcp/server/signing-key.js';
 import type { RunStoreLocation } from '../runs/store/index.js';
 import { CommandFailed, reasonOf } from './errors.js';
 import { maskStoreSpec } from './mask-store-spec.js';

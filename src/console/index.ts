@@ -7,10 +7,10 @@
  */
 export { startConsole, isLoopback } from './console.js';
 export type { ConsoleOptions, RunningConsole } from './console.js';
-export { folderConsoleStore, releaseProviderOf, releaseStoreConsole } from './release-store.js';
-export type { ConsoleChannels, ConsoleReleaseStore } from './release-store.js';
-export { readSessionFile, sessionFileOf, SESSION_FILE, MAX_SESSION_FILE_BYTES } from './session-file.js';
-export type { SessionFile, SessionRead } from './session-file.js';
-export { SESSION_PATTERN } from './runs-api.js';
-export type { ConsoleSessionStore } from './sessions-api.js';
+export { folderConsoleStore, releaseProviderOf, releaseStoreConsole } from './releases/release-store.js';
+export type { ConsoleChannels, ConsoleReleaseStore } from './releases/release-store.js';
+export { readSessionFile, sessionFileOf, SESSION_FILE, MAX_SESSION_FILE_BYTES } from './guided/session-file.js';
+export type { SessionFile, SessionRead } from './guided/session-file.js';
+export { SESSION_PATTERN } from './runs/runs-api.js';
+export type { ConsoleSessionStore } from './run-sessions/sessions-api.js';
 export type * from './api-types.js';

@@ -23,7 +23,7 @@ const NEVER = [
   { what: 'the metrics library', pattern: /node_modules\/prom-client\// },
   { what: 'the JWT library', pattern: /node_modules\/jose\// },
   { what: 'the YAML library', pattern: /node_modules\/yaml\// },
-  { what: 'the HTTP transport', pattern: /dist\/src\/mcp\/http\.js$/ },
+  { what: 'the HTTP transport', pattern: /dist\/src\/mcp\/transports\/http\.js$/ },
   { what: 'the Admin API', pattern: /dist\/src\/admin\// },
   { what: 'the console', pattern: /dist\/src\/console\// },
   { what: 'the identity providers', pattern: /dist\/src\/identity\/(jwt|jwks|index)\.js$/ },

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { TokenSigner } from '../../src/core/index.js';
 import type { JsonObject } from '../../src/core/index.js';
 import { folderConsoleStore, releaseProviderOf, SESSION_FILE } from '../../src/console/index.js';
-import { guidedCaller } from '../../src/console/guided-call.js';
+import { guidedCaller } from '../../src/console/guided/guided-call.js';
 import type { GuidedToolName } from '../../src/guided/index.js';
 import { loadSigningSetup } from '../../src/mcp/index.js';
 import { packagedReleaseStore } from '../../src/registry/index.js';

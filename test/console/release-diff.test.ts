@@ -1,7 +1,7 @@
 /** The release diff of the two packaged releases, and the migration facts it takes from the guided engine. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ScopeCache, releaseDiff } from '../../src/console/release-diff.js';
+import { ScopeCache, releaseDiff } from '../../src/console/releases/release-diff.js';
 import { packagedReleaseStore } from '../../src/registry/index.js';
 import type { Release } from '../../src/registry/index.js';
 

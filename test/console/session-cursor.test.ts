@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { decodeSessionCursor, encodeSessionCursor } from '../../src/console/session-cursor.js';
+import { decodeSessionCursor, encodeSessionCursor } from '../../src/console/run-sessions/session-cursor.js';
 
 const sessionId = fc
   .string({ unit: 'grapheme', minLength: 1, maxLength: 80 })

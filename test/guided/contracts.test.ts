@@ -150,7 +150,7 @@ describe('guided tool contracts', () => {
   });
 
   test('as the workflow-engine profile checks them, a refusal names the keyword with its full schema path', async () => {
-    const { compileWorkflowEngineContracts } = await import('../../src/mcp/workflow-engine-profile.js');
+    const { compileWorkflowEngineContracts } = await import('../../src/mcp/workflow-engine/profile.js');
     const cont = compileWorkflowEngineContracts().find((c) => c.name === 'rimthan.continue_workflow');
     assert.ok(cont);
     const projection = { state: {}, confirmations: {} };

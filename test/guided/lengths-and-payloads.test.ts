@@ -4,7 +4,7 @@ import type { JsonObject, JsonValue } from '../../src/core/index.js';
 import { BlockerCode, GuidedToolName } from '../../src/guided/index.js';
 import { blockersJson } from '../../src/guided/engine/deps.js';
 import type { Blocker } from '../../src/guided/outcomes.js';
-import { compileWorkflowEngineContracts } from '../../src/mcp/workflow-engine-profile.js';
+import { compileWorkflowEngineContracts } from '../../src/mcp/workflow-engine/profile.js';
 import { BODIES, begin, chooseRoute, prepareArgs, toRouteSelection } from './fixtures/drive.js';
 import { Session, hostDeclaration } from './fixtures/harness.js';
 import { fixtureRelease } from './fixtures/release.js';

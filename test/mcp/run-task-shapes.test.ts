@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DetailedTaskV2Schema, GetTaskResultV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { JsonObject } from '../../src/core/index.js';
-import { resumeInputKey, taskOfHandle } from '../../src/mcp/run-tasks.js';
+import { resumeInputKey, taskOfHandle } from '../../src/mcp/extensions/tasks.js';
 
 const RUN_ID = '0b7f3c1e-8a2d-4c5e-9f10-1234567890ab';
 

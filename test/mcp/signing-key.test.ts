@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import { TokenSigner } from '../../src/core/index.js';
-import { loadSigningSetup, rimthanStateDirectory } from '../../src/mcp/signing-key.js';
+import { loadSigningSetup, rimthanStateDirectory } from '../../src/mcp/server/signing-key.js';
 
 describe('signing key setup', () => {
   const dirs: string[] = [];

@@ -19,7 +19,7 @@ import type { JsonObject } from '../../src/core/index.js';
 import { skillUri } from '../../src/guided/index.js';
 import { RELEASE_ASSET_META_KEY } from '../../src/guided/index.js';
 import { SKILLS_EXTENSION_ID } from '../../src/mcp/index.js';
-import { parseRegistryUri } from '../../src/mcp/resource-uris.js';
+import { parseRegistryUri } from '../../src/mcp/workflow-engine/resource-uris.js';
 import { spawnServe } from '../support/serve-process.js';
 import { ACTIVE_RELEASE } from './support/connect.js';
 import { modernCall, modernHttp, modernStdio } from './support/modern-client.js';

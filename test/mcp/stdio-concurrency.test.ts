@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
-import { StrictStdioTransport } from '../../src/mcp/stdio.js';
+import { StrictStdioTransport } from '../../src/mcp/transports/stdio.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const CALLS = 200;

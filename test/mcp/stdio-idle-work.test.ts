@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { Server } from '@modelcontextprotocol/server';
-import { serveStdio } from '../../src/mcp/stdio.js';
+import { serveStdio } from '../../src/mcp/transports/stdio.js';
 
 function bareServer(): Server {
   const server = new Server({ name: 'idle-test', version: '1.0.0' }, { capabilities: { tools: {} } });

@@ -9,7 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { sha256Hex } from '../../src/core/index.js';
 import type { JsonObject } from '../../src/core/index.js';
 import { GUIDED_SCHEMA_RESOURCES } from '../../src/guided/index.js';
-import { loadBootstrapParagraph } from '../../src/mcp/bootstrap.js';
+import { loadBootstrapParagraph } from '../../src/mcp/workflow-engine/bootstrap.js';
 import { CACHE_SCOPE_META_KEY } from '../../src/mcp/index.js';
 import type { Release } from '../../src/registry/index.js';
 import { callTool, connect, NEW_RELEASE, tempReleaseStore, workflowProfile } from './support/connect.js';

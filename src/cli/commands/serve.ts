@@ -11,7 +11,7 @@
  * (core/schema.ts `warmDeferredSchemas`).
  */
 import { warmDeferredSchemas } from '../../core/schema.js';
-import { ProfileName } from '../../mcp/profile.js';
+import { ProfileName } from '../../mcp/server/profile.js';
 import { packageVersion } from '../../package/index.js';
 import { adminSettings } from '../admin-wiring.js';
 import type { AdminSettings } from '../admin-wiring.js';
@@ -86,7 +86,7 @@ async function serveOverStdio(start: Start): Promise<void> {
   const obs = new ServeObservability(start.log);
   const serving = await buildServing(start, { admin, stdio: true, obs });
   try {
-    const { serveStdio } = await import('../../mcp/stdio.js');
+    const { serveStdio } = await import('../../mcp/transports/stdio.js');
     obs.log.started({ profile, transport: 'stdio' });
     await serveStdio(
       () => serving.serverFor(serving.stdioPrincipal),

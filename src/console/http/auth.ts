@@ -23,9 +23,10 @@ const COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)${COOKIE_NAME}=([A-Za-z0-9_-]{43})
 /** A session cookie lives this long without use, and never longer than the absolute limit. */
 const IDLE_MS = 12 * 60 * 60 * 1000;
 const ABSOLUTE_MS = 24 * 60 * 60 * 1000;
-const MAX_SESSIONS = 1024;
+const MAX_SIGN_INS = 1024;
 
-interface CookieSession {
+/** One sign-in to the console, held by its cookie (not a run session nor a guided workflow session). */
+interface SignIn {
   readonly principal: ConsolePrincipal;
   readonly created: number;
   lastSeen: number;
@@ -46,7 +47,7 @@ export class ConsoleAuth {
   readonly mode: 'link' | 'tokens';
   #linkToken: Buffer | undefined;
   readonly #callers: Authenticator | undefined;
-  readonly #sessions = new Map<string, CookieSession>();
+  readonly #signIns = new Map<string, SignIn>();
   readonly #secure: boolean;
   readonly #now: () => number;
 
@@ -69,7 +70,7 @@ export class ConsoleAuth {
     const expected = this.#linkToken;
     if (expected === undefined || !timingSafeEqual(digest(token), expected)) return undefined;
     this.#linkToken = undefined;
-    return this.#newSession({ kind: 'operator' });
+    return this.#signIn({ kind: 'operator' });
   }
 
   /** `tokens` mode: the caller a bearer token stands for (the runs profile's session pseudonym). */
@@ -82,7 +83,7 @@ export class ConsoleAuth {
   /** Signs a caller in with a token from the login form; the Set-Cookie value, or undefined. */
   async login(token: string): Promise<string | undefined> {
     const caller = await this.callerOf(`Bearer ${token}`);
-    return caller === undefined ? undefined : this.#newSession(caller);
+    return caller === undefined ? undefined : this.#signIn(caller);
   }
 
   /** The request's principal and how it authenticated, or undefined. */
@@ -97,36 +98,36 @@ export class ConsoleAuth {
     const match = COOKIE_PATTERN.exec(req.headers.cookie ?? '');
     if (match?.[1] === undefined) return undefined;
     const key = digest(match[1]).toString('hex');
-    const session = this.#sessions.get(key);
+    const signIn = this.#signIns.get(key);
     const now = this.#now();
-    if (session === undefined) return undefined;
-    if (now - session.lastSeen > IDLE_MS || now - session.created > ABSOLUTE_MS) {
-      this.#sessions.delete(key);
+    if (signIn === undefined) return undefined;
+    if (now - signIn.lastSeen > IDLE_MS || now - signIn.created > ABSOLUTE_MS) {
+      this.#signIns.delete(key);
       return undefined;
     }
-    session.lastSeen = now;
-    return { principal: session.principal, via: 'cookie' };
+    signIn.lastSeen = now;
+    return { principal: signIn.principal, via: 'cookie' };
   }
 
-  /** Ends the request's cookie session; the Set-Cookie value that clears it. */
+  /** Ends the request's sign-in; the Set-Cookie value that clears it. */
   logout(req: IncomingMessage): string {
     const match = COOKIE_PATTERN.exec(req.headers.cookie ?? '');
-    if (match?.[1] !== undefined) this.#sessions.delete(digest(match[1]).toString('hex'));
+    if (match?.[1] !== undefined) this.#signIns.delete(digest(match[1]).toString('hex'));
     return this.#cookie('', 0);
   }
 
-  #newSession(principal: ConsolePrincipal): string {
+  #signIn(principal: ConsolePrincipal): string {
     const now = this.#now();
-    for (const [key, s] of this.#sessions) {
-      if (now - s.lastSeen > IDLE_MS || now - s.created > ABSOLUTE_MS) this.#sessions.delete(key);
+    for (const [key, s] of this.#signIns) {
+      if (now - s.lastSeen > IDLE_MS || now - s.created > ABSOLUTE_MS) this.#signIns.delete(key);
     }
-    while (this.#sessions.size >= MAX_SESSIONS) {
-      const oldest = this.#sessions.keys().next().value;
+    while (this.#signIns.size >= MAX_SIGN_INS) {
+      const oldest = this.#signIns.keys().next().value;
       if (oldest === undefined) break;
-      this.#sessions.delete(oldest);
+      this.#signIns.delete(oldest);
     }
     const secret = randomBytes(32).toString('base64url');
-    this.#sessions.set(digest(secret).toString('hex'), { principal, created: now, lastSeen: now });
+    this.#signIns.set(digest(secret).toString('hex'), { principal, created: now, lastSeen: now });
     return this.#cookie(secret);
   }
 

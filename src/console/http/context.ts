@@ -1,9 +1,9 @@
 /** What the API's handlers work with: the operations the console offers, wired once at start. */
-import type { ConsoleReleaseStore } from '../release-store.js';
-import type { ScopeCache } from '../release-diff.js';
-import type { ConsoleRuns } from '../runs-api.js';
-import type { ConsoleSessions } from '../sessions-api.js';
-import type { GuidedCall } from '../guided-call.js';
+import type { ConsoleReleaseStore } from '../releases/release-store.js';
+import type { ScopeCache } from '../releases/release-diff.js';
+import type { ConsoleRuns } from '../runs/runs-api.js';
+import type { ConsoleSessions } from '../run-sessions/sessions-api.js';
+import type { GuidedCall } from '../guided/guided-call.js';
 
 export interface Workspace {
   /** What the page shows: the folder as the operator named it. */

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject } from '../../core/index.js';
-import { SESSION_PATTERN } from '../runs-api.js';
+import { SESSION_PATTERN } from '../runs/runs-api.js';
 import type { ConsolePrincipal } from './auth.js';
 import { sendError, sendJson } from '../../http/index.js';
 
