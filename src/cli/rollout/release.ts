@@ -17,4 +17,3 @@ export async function activePackagedRelease(io: CliIo): Promise<Release> {
     await store.close();
   }
 }
-
