@@ -42,19 +42,30 @@ async function initialState(
     await failUnseeded(engine, record, 'the run input does not match the input schema');
     throw new RimthanError('invalid_input', 'the run input does not match the input schema');
   }
+  const state = initialStateOf(def, input);
+  if (state === undefined) {
+    await failUnseeded(engine, record, 'the initial state could not be built from the input');
+    throw new RimthanError('invalid_input', 'the initial state could not be built from the input');
+  }
+  return { input, state };
+}
+
+/**
+ * The frozen initial state of a validated input, or undefined when the definition cannot build one. The definition
+ * gets a copy: the execution keeps `input` itself, exactly as stored, whatever initialState does.
+ */
+export function initialStateOf(
+  def: { initialState(input: JsonObject): unknown },
+  input: JsonObject,
+): JsonObject | undefined {
   let state: unknown;
   try {
-    // A copy: the execution that starts here keeps `input` itself, exactly as stored, whatever initialState does.
     state = def.initialState(structuredClone(input));
   } catch {
     state = undefined;
   }
   const frozen = freezeState(state);
-  if (!frozen.ok) {
-    await failUnseeded(engine, record, 'the initial state could not be built from the input');
-    throw new RimthanError('invalid_input', 'the initial state could not be built from the input');
-  }
-  return { input, state: frozen.state };
+  return frozen.ok ? frozen.state : undefined;
 }
 
 /**

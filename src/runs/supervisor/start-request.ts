@@ -5,11 +5,9 @@
  * that did not start is never reported as started. The run tools only decode arguments and map the outcome.
  */
 import { canonicalObject, firstIssue } from '../../core/canonical-object.js';
-import type { JsonObject } from '../../core/json.js';
-import { freezeState } from '../executor/state-update.js';
 import { RunStatus, StoreConflictError, type RunRecord } from '../store/types.js';
 import { applyPrepareRun, buildNewRun } from './new-run.js';
-import { createSeededRun, failUnseeded, startRun } from './start-command.js';
+import { createSeededRun, failUnseeded, initialStateOf, startRun } from './start-command.js';
 import { StartRefusal, type EngineHandle, type StartOutcome, type StartRequest } from './types.js';
 
 /** The request a stored run must match for an idempotency key to replay it. */
@@ -45,18 +43,6 @@ async function replay(engine: EngineHandle, sessionId: string, key: ReplayKey): 
   // The first call may have failed before its seed: starting again seeds it (an already seeded run is returned as is).
   const run = existing.status === RunStatus.Pending ? await startRun(engine, sessionId, existing.run_id) : existing;
   return { kind: 'replayed', run };
-}
-
-/** The frozen initial state of a validated input, or undefined when the definition cannot build one. */
-function initialStateOf(def: { initialState(input: JsonObject): unknown }, input: JsonObject): JsonObject | undefined {
-  let state: unknown;
-  try {
-    state = def.initialState(structuredClone(input));
-  } catch {
-    state = undefined;
-  }
-  const frozen = freezeState(state);
-  return frozen.ok ? frozen.state : undefined;
 }
 
 /** Starts a new run of the session; see the module comment and SessionController.startNew. */
