@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { RequestStateCodec, RequestStateError } from '../../src/core/index.js';
+import { RequestStateCodec, RequestStateError, SchemaCompiler } from '../../src/core/index.js';
 import type { JsonObject, RequestStateCall } from '../../src/core/index.js';
-import { GuidedError, createReleaseScope, elicitedContinue } from '../../src/guided/index.js';
+import { GUIDED_TOOL_CONTRACTS, GuidedError, createReleaseScope, elicitedContinue } from '../../src/guided/index.js';
 import type { ElicitedRound } from '../../src/guided/index.js';
 import { chooseRoute, proceed, toRouteSelection } from './fixtures/drive.js';
 import type { Position } from './fixtures/drive.js';
@@ -81,6 +81,28 @@ describe('guided questions answered through a form', () => {
     // And the harness can go on with it: the plain path from the chosen route is the same position.
     const viaPlain = chooseRoute(session, pos, 'desk-research');
     assert.equal(viaPlain.checkpoint['current_step'], 'desk-research');
+  });
+
+  test('an accepted answer is handed back as the answered question a model can go on from by itself', () => {
+    const { session, pos, codec, call } = setup();
+    const deps = { engine: session.engine, codec, clock: session.clock };
+    const first = asked(elicitedContinue(deps, scope, call, undefined));
+    const content = { research_route: 'user-interviews' };
+    const answer = { requestState: first.requestState, action: 'accept' as const, content };
+    const done = result(elicitedContinue(deps, scope, call, answer));
+    const answered = done.answered as JsonObject;
+    // The asked result (same checkpoint, so the state the model sent still binds), narrowed to the answer.
+    const plain = proceed(session, pos);
+    assert.deepEqual({ ...answered, question: plain['question'] }, plain);
+    const question = answered['question'] as JsonObject;
+    assert.equal(question['field'], 'research_route');
+    assert.deepEqual(question['options'], [{ value: 'user-interviews', label: 'User interviews' }]);
+    assert.match(question['prompt'] as string, /already answered.*next_confirmed_state.*The question was: Which/);
+    const contract = GUIDED_TOOL_CONTRACTS.find((c) => c.name === TOOL);
+    assert.deepEqual(new SchemaCompiler().compile(contract?.outputSchema as JsonObject)(answered), { ok: true });
+    // What the prompt says to send goes on along the person's route.
+    session.clock.advance(1000);
+    assert.equal(chooseRoute(session, pos, 'user-interviews').checkpoint['current_step'], 'interview-plan');
   });
 
   test('a declined or cancelled answer gives the plain input_required result', () => {
