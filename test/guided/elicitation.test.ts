@@ -2,12 +2,18 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RequestStateCodec, RequestStateError, SchemaCompiler } from '../../src/core/index.js';
 import type { JsonObject, RequestStateCall } from '../../src/core/index.js';
-import { GUIDED_TOOL_CONTRACTS, GuidedError, createReleaseScope, elicitedContinue } from '../../src/guided/index.js';
+import {
+  GUIDED_TOOL_CONTRACTS,
+  GuidedError,
+  createReleaseScope,
+  elicitedContinue,
+  questionForm,
+} from '../../src/guided/index.js';
 import type { ElicitedRound } from '../../src/guided/index.js';
 import { chooseRoute, proceed, toRouteSelection } from './fixtures/drive.js';
 import type { Position } from './fixtures/drive.js';
 import { Session, signerFor } from './fixtures/harness.js';
-import { fixtureRelease } from './fixtures/release.js';
+import { WORKFLOW_ID, WORKFLOW_VERSION, fixtureRelease } from './fixtures/release.js';
 
 const scope = createReleaseScope(fixtureRelease());
 const TOOL = 'rimthan.continue_workflow';
@@ -103,6 +109,35 @@ describe('guided questions answered through a form', () => {
     // What the prompt says to send goes on along the person's route.
     session.clock.advance(1000);
     assert.equal(chooseRoute(session, pos, 'user-interviews').checkpoint['current_step'], 'interview-plan');
+  });
+
+  test('every answer a form takes fits the question option it is handed back as (at most 256 characters)', () => {
+    const notes = {
+      long_note: { type: 'string', maxLength: 1000 },
+      free_note: { type: 'string' },
+      short_note: { type: 'string', maxLength: 40 },
+      essay: { type: 'string', minLength: 300 },
+      tags: { type: 'array', uniqueItems: true, items: { type: 'string', enum: ['a', 'b'] } },
+    };
+    const noteScope = createReleaseScope(
+      fixtureRelease((draft) => {
+        for (const s of draft.schemas) {
+          const properties = s.schema['properties'] as JsonObject | undefined;
+          if (properties?.['research_route'] !== undefined) Object.assign(properties, notes);
+        }
+      }),
+    );
+    const formFor = (field: string) =>
+      questionForm(noteScope, {
+        status: 'input_required',
+        checkpoint: { workflow: { id: WORKFLOW_ID, version: WORKFLOW_VERSION } },
+        question: { field, prompt: 'Anything to add?', options: [] },
+      })?.form.properties[field];
+    assert.deepEqual(formFor('long_note'), { type: 'string', maxLength: 256 });
+    assert.deepEqual(formFor('free_note'), { type: 'string', maxLength: 256 });
+    assert.deepEqual(formFor('short_note'), { type: 'string', maxLength: 40 });
+    assert.equal(formFor('essay'), undefined, 'an answer that cannot fit is not asked as a form');
+    assert.equal(formFor('tags'), undefined, 'several choices are not one option');
   });
 
   test('a declined or cancelled answer gives the plain input_required result', () => {
