@@ -1,13 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { RequestStateCodec, RequestStateError } from '../../src/core/index.js';
+import { RequestStateCodec, RequestStateError, SchemaCompiler } from '../../src/core/index.js';
 import type { JsonObject, RequestStateCall } from '../../src/core/index.js';
-import { GuidedError, createReleaseScope, elicitedContinue } from '../../src/guided/index.js';
+import {
+  GUIDED_TOOL_CONTRACTS,
+  GuidedError,
+  createReleaseScope,
+  elicitedContinue,
+  questionForm,
+} from '../../src/guided/index.js';
 import type { ElicitedRound } from '../../src/guided/index.js';
 import { chooseRoute, proceed, toRouteSelection } from './fixtures/drive.js';
 import type { Position } from './fixtures/drive.js';
 import { Session, signerFor } from './fixtures/harness.js';
-import { fixtureRelease } from './fixtures/release.js';
+import { WORKFLOW_ID, WORKFLOW_VERSION, fixtureRelease } from './fixtures/release.js';
 
 const scope = createReleaseScope(fixtureRelease());
 const TOOL = 'rimthan.continue_workflow';
@@ -81,6 +87,57 @@ describe('guided questions answered through a form', () => {
     // And the harness can go on with it: the plain path from the chosen route is the same position.
     const viaPlain = chooseRoute(session, pos, 'desk-research');
     assert.equal(viaPlain.checkpoint['current_step'], 'desk-research');
+  });
+
+  test('an accepted answer is handed back as the answered question a model can go on from by itself', () => {
+    const { session, pos, codec, call } = setup();
+    const deps = { engine: session.engine, codec, clock: session.clock };
+    const first = asked(elicitedContinue(deps, scope, call, undefined));
+    const content = { research_route: 'user-interviews' };
+    const answer = { requestState: first.requestState, action: 'accept' as const, content };
+    const done = result(elicitedContinue(deps, scope, call, answer));
+    const answered = done.answered as JsonObject;
+    // The asked result (same checkpoint, so the state the model sent still binds), narrowed to the answer.
+    const plain = proceed(session, pos);
+    assert.deepEqual({ ...answered, question: plain['question'] }, plain);
+    const question = answered['question'] as JsonObject;
+    assert.equal(question['field'], 'research_route');
+    assert.deepEqual(question['options'], [{ value: 'user-interviews', label: 'User interviews' }]);
+    assert.match(question['prompt'] as string, /already answered.*next_confirmed_state.*The question was: Which/);
+    const contract = GUIDED_TOOL_CONTRACTS.find((c) => c.name === TOOL);
+    assert.deepEqual(new SchemaCompiler().compile(contract?.outputSchema as JsonObject)(answered), { ok: true });
+    // What the prompt says to send goes on along the person's route.
+    session.clock.advance(1000);
+    assert.equal(chooseRoute(session, pos, 'user-interviews').checkpoint['current_step'], 'interview-plan');
+  });
+
+  test('every answer a form takes fits the question option it is handed back as (at most 256 characters)', () => {
+    const notes = {
+      long_note: { type: 'string', maxLength: 1000 },
+      free_note: { type: 'string' },
+      short_note: { type: 'string', maxLength: 40 },
+      essay: { type: 'string', minLength: 300 },
+      tags: { type: 'array', uniqueItems: true, items: { type: 'string', enum: ['a', 'b'] } },
+    };
+    const noteScope = createReleaseScope(
+      fixtureRelease((draft) => {
+        for (const s of draft.schemas) {
+          const properties = s.schema['properties'] as JsonObject | undefined;
+          if (properties?.['research_route'] !== undefined) Object.assign(properties, notes);
+        }
+      }),
+    );
+    const formFor = (field: string) =>
+      questionForm(noteScope, {
+        status: 'input_required',
+        checkpoint: { workflow: { id: WORKFLOW_ID, version: WORKFLOW_VERSION } },
+        question: { field, prompt: 'Anything to add?', options: [] },
+      })?.form.properties[field];
+    assert.deepEqual(formFor('long_note'), { type: 'string', maxLength: 256 });
+    assert.deepEqual(formFor('free_note'), { type: 'string', maxLength: 256 });
+    assert.deepEqual(formFor('short_note'), { type: 'string', maxLength: 40 });
+    assert.equal(formFor('essay'), undefined, 'an answer that cannot fit is not asked as a form');
+    assert.equal(formFor('tags'), undefined, 'several choices are not one option');
   });
 
   test('a declined or cancelled answer gives the plain input_required result', () => {

@@ -1,7 +1,9 @@
 /**
  * A guided question answered through form elicitation over MCP 2026-07-28 (a real `rimthan serve`, the v2 client):
  * a client that declared form elicitation gets the route question as a form inside `continue_workflow`, and the
- * person's answer becomes that field's participant confirmation; a client without it gets the plain `input_required`.
+ * person's answer comes back in `structuredContent` as the answered question, from which a model's next call (made
+ * from that JSON alone, as hosts show it) confirms the field and goes on; a client without it gets the plain
+ * `input_required`.
  * On the wire, the request state is refused when tampered with, reused with other arguments, by another principal,
  * or after its lifetime.
  */
@@ -25,7 +27,7 @@ import {
 import { ACTIVE_RELEASE, tempReleaseStore, testSigner, valueOf } from './support/connect.js';
 import { elicitingClient, MODERN_REVISION, modernCall, modernHttp } from './support/modern-client.js';
 import { modernPost } from './support/modern-wire.js';
-import { Participant } from './support/participant.js';
+import { confirmed, Participant } from './support/participant.js';
 import { fromDeskResearchToCompletion, toRouteQuestion } from './support/research-run.js';
 
 const TOKEN = 'elicitation-token-a-0123456789abcdef';
@@ -53,21 +55,50 @@ async function atRouteQuestion(plain: Client): Promise<{ p: Participant; args: J
   return { p, args: { checkpoint: p.checkpoint as JsonObject, confirmed_state: p.state } };
 }
 
-/** Answers the route question through the form and checks the call went on as a confirmed continue would. */
+/**
+ * The answered route question as a model sees it (the JSON of `structuredContent`): the question it was asked, at the
+ * same checkpoint, narrowed to the person's answer, with a prompt saying what to send next.
+ */
+function assertAnsweredQuestion(value: JsonObject, args: JsonObject, chosen: string): void {
+  assert.equal(value['status'], 'input_required', JSON.stringify(value).slice(0, 400));
+  assert.deepEqual(value['checkpoint'], args['checkpoint'], 'the checkpoint the question was asked at');
+  const question = value['question'] as JsonObject;
+  assert.equal(question['field'], 'research_route');
+  assert.deepEqual(
+    (question['options'] as JsonObject[]).map((o) => o['value']),
+    [chosen],
+  );
+  assert.match(question['prompt'] as string, /already answered .* next_confirmed_state/);
+}
+
+/**
+ * A model's next call, from what it sent and what its host showed it of the result (`structuredContent`, as JSON:
+ * never `_meta`): an answered question (one option) is confirmed as `next_confirmed_state`, as after an answer given
+ * in the conversation; otherwise it goes on with the checkpoint shown and the confirmed state it holds (the next state
+ * it sent, once accepted).
+ */
+function modelNextArguments(sent: JsonObject, structuredContent: unknown): JsonObject {
+  const shown = JSON.parse(JSON.stringify(structuredContent)) as JsonObject;
+  const held = (sent['next_confirmed_state'] ?? sent['confirmed_state']) as JsonObject;
+  const question = shown['question'] as JsonObject | null;
+  const options = (question?.['options'] ?? []) as JsonObject[];
+  if (shown['status'] === 'input_required' && question !== null && options.length === 1) {
+    const field = question['field'] as string;
+    const next = confirmed({ ...(held['state'] as JsonObject), [field]: options[0]?.['value'] ?? null }, held);
+    return { checkpoint: shown['checkpoint'] as JsonObject, confirmed_state: held, next_confirmed_state: next };
+  }
+  return { checkpoint: shown['checkpoint'] as JsonObject, confirmed_state: held };
+}
+
+/** Answers the route question through the form and checks the answer comes back as the model can act on it. */
 async function answerRouteThroughForm(client: Client, asked: ElicitRequestFormParams[], args: JsonObject) {
   const result = await client.callTool({ name: CONTINUE, arguments: args });
   assert.notEqual(result.isError, true, JSON.stringify(result.structuredContent));
   assert.equal(asked.length, 1, 'the person was asked once');
   const value = valueOf(result);
-  assert.notEqual(value['status'], 'input_required', JSON.stringify(value));
-  assert.notEqual((value['step'] as JsonObject | null)?.['id'], 'select-route', 'the workflow moved past the question');
-  const bound = (result._meta as JsonObject | undefined)?.[CONFIRMED_STATE] as JsonObject | undefined;
-  assert.ok(bound !== undefined, 'the result hands back the confirmed state its checkpoint binds');
-  const chosen = firstChoice(asked[0] as ElicitRequestFormParams);
-  assert.equal((bound['state'] as JsonObject)['research_route'], chosen);
-  const confirmation = (bound['confirmations'] as JsonObject)['research_route'] as JsonObject;
-  assert.equal(confirmation['confirmed_by'], 'participant');
-  return { value, bound };
+  assertAnsweredQuestion(value, args, firstChoice(asked[0] as ElicitRequestFormParams));
+  assert.equal((result._meta as JsonObject | undefined)?.[CONFIRMED_STATE], undefined, 'nothing only in _meta');
+  return { result, value };
 }
 
 /** One raw 2026-07-28 tools/call of continue_workflow from a client declaring form elicitation; the JSON-RPC result. */
@@ -120,14 +151,8 @@ describe('a guided question answered through form elicitation (MCP 2026-07-28)',
       );
       await person.connect(new StreamableHTTPClientTransport(new URL(server.url), authHeaders(TOKEN)));
       try {
-        const { value, bound } = await answerRouteThroughForm(person, asked, args);
+        await answerRouteThroughForm(person, asked, args);
         assert.equal(asked[0]?.mode ?? 'form', 'form');
-        // The handed-back state carries on: a plain continue with it and the new checkpoint is accepted.
-        const next = await modernCall(plain, CONTINUE, {
-          checkpoint: value['checkpoint'] as JsonObject,
-          confirmed_state: bound,
-        });
-        assert.equal(next.isError, false, JSON.stringify(next.value));
       } finally {
         await person.close();
       }
@@ -136,6 +161,35 @@ describe('a guided question answered through form elicitation (MCP 2026-07-28)',
       await server.stop();
     }
     assert.doesNotMatch(server.stderr(), /Pick the queue|billing/, 'no participant data on stderr');
+  });
+
+  test('after a form answer, the model goes on from structuredContent alone (never _meta), as hosts show it', async () => {
+    const server = await spawnServe(['--transport', 'http', '--port', '0', '--token-file', tokenFile], env);
+    const plain = await modernHttp(server.url, TOKEN);
+    const asked: ElicitRequestFormParams[] = [];
+    const person = elicitingClient(() => ({ action: 'accept', content: { research_route: 'desk-research' } }), asked);
+    await person.connect(new StreamableHTTPClientTransport(new URL(server.url), authHeaders(TOKEN)));
+    try {
+      const { args } = await atRouteQuestion(plain);
+      const answered = await person.callTool({ name: CONTINUE, arguments: args });
+      assert.equal(asked.length, 1, 'the person answered the form');
+      // The model's next call, built from what it sent and the JSON of structuredContent, is accepted and takes the
+      // person's route past the question.
+      const nextArgs = modelNextArguments(args, answered.structuredContent);
+      const next = await modernCall(plain, CONTINUE, nextArgs);
+      assert.equal(next.isError, false, JSON.stringify(next.value));
+      assert.equal(next.value['status'], 'active', JSON.stringify(next.value).slice(0, 400));
+      const stepId = ((next.value['step'] as JsonObject | null)?.['step'] as JsonObject | undefined)?.['id'];
+      assert.equal(stepId, 'desk-research', 'the route the person chose');
+      // And on from there: the checkpoint binds the state the model sent, so the call after is accepted too.
+      const after = await modernCall(plain, CONTINUE, modelNextArguments(nextArgs, next.value));
+      assert.equal(after.isError, false, JSON.stringify(after.value));
+      assert.equal(asked.length, 1, 'the person was never asked again');
+    } finally {
+      await person.close();
+      await plain.close();
+      await server.stop();
+    }
   });
 
   test('the whole research-decision workflow to completed, its route question answered by the person through the form', async () => {
@@ -149,14 +203,19 @@ describe('a guided question answered through form elicitation (MCP 2026-07-28)',
       let via = plain;
       const p: Participant = new Participant(async (name, args) => {
         const result = await via.callTool({ name, arguments: args });
-        const bound = (result._meta as JsonObject | undefined)?.[CONFIRMED_STATE] as JsonObject | undefined;
-        if (bound !== undefined) p.state = bound; // the confirmed state the checkpoint now binds
         return { isError: result.isError === true, value: valueOf(result) };
       });
       await toRouteQuestion(p);
       via = person;
-      const routed = await p.continue();
+      const answered = await p.continue();
       assert.equal(asked.length, 1, 'the person was asked the route question once');
+      // The agent confirms what the person answered, as the answered question's prompt says.
+      const [option] = (answered['question'] as JsonObject)['options'] as JsonObject[];
+      const routed = await p.continue({
+        ...(p.state['state'] as JsonObject),
+        research_route: option?.['value'] ?? null,
+      });
+      assert.equal(asked.length, 1, 'and never asked again');
       assert.equal(routed['status'], 'active', JSON.stringify(routed).slice(0, 400));
       assert.equal(p.currentStep, 'desk-research');
       assert.equal((p.state['state'] as JsonObject)['research_route'], 'desk-research');
@@ -212,8 +271,7 @@ describe('a guided question answered through form elicitation (MCP 2026-07-28)',
       // The genuine answer still goes through, with the state the server handed out.
       const answered = await retry(TOKEN, { requestState: state });
       assert.notEqual(answered['isError'], true, JSON.stringify(answered));
-      const value = answered['structuredContent'] as JsonObject;
-      assert.notEqual(value['status'], 'input_required');
+      assertAnsweredQuestion(answered['structuredContent'] as JsonObject, args, content.research_route);
       for (const refused of [tampered, reused, stranger]) {
         assert.doesNotMatch(JSON.stringify(refused), /Pick the queue|billing/, 'no participant data in refusals');
       }
@@ -265,12 +323,8 @@ describe('a guided question answered through form elicitation (MCP 2026-07-28)',
         requestState: again['requestState'] as string,
       });
       assert.notEqual(answered['isError'], true, JSON.stringify(answered));
-      // The answer was applied: the workflow moved past the question, bound to the person's confirmed route.
-      const value = answered['structuredContent'] as JsonObject;
-      assert.notEqual(value['status'], 'input_required', JSON.stringify(value).slice(0, 400));
-      assert.notEqual((value['step'] as JsonObject | null)?.['id'], 'select-route');
-      const bound = (answered['_meta'] as JsonObject | undefined)?.[CONFIRMED_STATE] as JsonObject | undefined;
-      assert.equal((bound?.['state'] as JsonObject | undefined)?.['research_route'], firstChoice(form));
+      // The answer was taken: it comes back as the answered question, at the checkpoint it was asked at.
+      assertAnsweredQuestion(answered['structuredContent'] as JsonObject, args, firstChoice(form));
     } finally {
       await plain.close();
       await endpoint.close();

@@ -1,13 +1,14 @@
 /**
  * The task a run handle becomes (`taskOfHandle`, what `tasks/get` answers) for every phase, checked with the official
  * Tasks package's own 2026-07-28 wire schemas: a failed run is `completed` with `isError: true` (the revision keeps
- * `failed` for JSON-RPC errors), a waiting one asks its form under a key naming the interruption, progress is reported.
+ * `failed` for JSON-RPC errors), a waiting one asks its form under a key naming the interruption (or, when no form
+ * can ask its resume, asks nothing and says what resumes it), progress is reported, and `ttlMs` is a real lifetime.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DetailedTaskV2Schema, GetTaskResultV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { JsonObject } from '../../src/core/index.js';
-import { resumeInputKey, taskOfHandle } from '../../src/mcp/extensions/tasks.js';
+import { resumeInputKey, TASK_TTL_MS, taskOfHandle } from '../../src/mcp/extensions/tasks.js';
 
 const RUN_ID = '0b7f3c1e-8a2d-4c5e-9f10-1234567890ab';
 
@@ -46,7 +47,8 @@ describe('a run handle as a task (tasks/get)', () => {
     assert.equal(task['taskId'], RUN_ID);
     assert.equal(task['createdAt'], '2026-12-02T10:00:00.000Z');
     assert.equal(task['lastUpdatedAt'], '2026-12-02T10:00:05.000Z');
-    assert.equal(task['ttlMs'], null);
+    assert.equal(task['ttlMs'], TASK_TTL_MS, 'a real lifetime, not "unknown"');
+    assert.equal(TASK_TTL_MS, 30 * 24 * 3600 * 1000);
     assert.equal(task['pollIntervalMs'], 2000);
     assert.equal(task['statusMessage'], 'running; 1 of 3 steps done');
     assert.deepEqual((task['_meta'] as JsonObject)['dev.rimthan/progress'], { completed: 1, total: 3 });
@@ -68,6 +70,16 @@ describe('a run handle as a task (tasks/get)', () => {
     assert.equal(requests['resume-r4']?.['method'], 'elicitation/create');
     assert.deepEqual([params['mode'], params['requestedSchema']], ['form', form.schema]);
     assert.equal(JSON.stringify(task).includes('a'.repeat(64)), false, 'the interruption digest stays server-side');
+  });
+
+  test('interrupted with a resume no form can ask: input_required, asking nothing, saying what resumes it', () => {
+    const status = 'interrupted; resume it with workflow_run_resume (its resume cannot be asked as a form)';
+    const task = parsed(taskOfHandle(handle('working', 'interrupted', { status_message: status })));
+    assert.equal(task['status'], 'input_required', 'never a working task that cannot move');
+    assert.deepEqual(task['inputRequests'], {});
+    assert.equal(task['pollIntervalMs'], 2000);
+    assert.match(task['statusMessage'] as string, new RegExp(`workflow_run_resume with run_id "${RUN_ID}"`));
+    assert.match(task['statusMessage'] as string, /tasks\/cancel/);
   });
 
   test('completed: workflow_run_start’s result shape, not an error', () => {

@@ -3,8 +3,10 @@
  * `rimthan serve --profile runs`: the official requester (`@modelcontextprotocol/ext-tasks`) drives a run that waits
  * for a person's review to completed, answering the review form through `tasks/update`; on the wire, the refusals
  * (no declared extension, another principal's task, malformed params or answers, a stale input key), a declined form
- * cancelling the task, and cancellation (a finished task acknowledged); the same lifecycle over stdio; and clients that did not declare the extension get the seven plain
- * tools, unchanged.
+ * cancelling the task, and cancellation answered exactly as `workflow_run_cancel` answers (a finished task refused);
+ * a run whose resume no form can ask reported as `input_required` with what resumes it, so the requester reaches the
+ * end once `workflow_run_resume` is called; the same lifecycle over stdio; and clients that did not declare the
+ * extension get the seven plain tools, unchanged.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +21,7 @@ import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextp
 import { SchemaCompiler } from '../../src/core/index.js';
 import type { JsonObject } from '../../src/core/index.js';
 import { TASKS_EXTENSION_ID } from '../../src/mcp/index.js';
+import { TASK_TTL_MS } from '../../src/mcp/extensions/tasks.js';
 import { REVIEW_FLOWS_MODULE } from '../support/review-flow.js';
 import { eventually, spawnServe } from '../support/serve-process.js';
 import type { ServeProcess } from '../support/serve-process.js';
@@ -32,6 +35,36 @@ const START = {
   name: 'workflow_run_start',
   arguments: { definition_name: 'review_flow', definition_version: 'v1', input: { title: 'Quarterly note' } },
 };
+const NESTED_START = {
+  name: 'workflow_run_start',
+  arguments: { definition_name: 'nested_review_flow', definition_version: 'v1', input: { title: 'Annual note' } },
+};
+
+/** The review flow again, but its resume is a nested object (`{review: {approved, notes}}`): no form can ask it. */
+const NESTED_REVIEW_FLOW = `
+flows.push(defineFlow({
+  name: 'nested_review_flow',
+  version: 'v1',
+  description: 'Drafts a note, waits for a structured review, then files it.',
+  inputSchema: closed({ title: { type: 'string', maxLength: 64 } }, ['title']),
+  resumeSchema: closed({
+    review: closed({
+      approved: { type: 'boolean' },
+      notes: { type: 'array', maxItems: 4, items: { type: 'string', maxLength: 64 } },
+    }, ['approved', 'notes']),
+  }, ['review']),
+  initialState: (input) => ({ title: input.title, approved: false }),
+  graph: {
+    start: 'review',
+    vertices: {
+      review: {
+        label: 'Review',
+        run: ({ resume, interrupt }) => (resume?.review?.approved === true ? { approved: true } : interrupt('review')),
+      },
+    },
+  },
+}));
+`;
 
 /** The JSON-RPC result of a response (asserting it is one). */
 function resultOf(response: JsonObject): JsonObject {
@@ -59,7 +92,7 @@ async function v2Client(url: string, token: string, tasks: boolean): Promise<Cli
 describe('durable runs as tasks (MCP 2026-07-28 Tasks extension)', () => {
   const work = mkdtempSync(join(tmpdir(), 'rimthan-run-tasks-'));
   const flows = join(work, 'flows.mjs');
-  writeFileSync(flows, REVIEW_FLOWS_MODULE);
+  writeFileSync(flows, REVIEW_FLOWS_MODULE + NESTED_REVIEW_FLOW);
   const tokens = join(work, 'tokens');
   writeFileSync(tokens, `${TOKEN}\n${OTHER_TOKEN}\n`);
   const env = { HOME: work, XDG_STATE_HOME: work };
@@ -266,13 +299,13 @@ describe('durable runs as tasks (MCP 2026-07-28 Tasks extension)', () => {
     }
   });
 
-  test('tasks/cancel: cancels a waiting run as workflow_run_cancel does; a finished task is acknowledged unchanged', async () => {
+  test('tasks/cancel answers exactly as workflow_run_cancel: a waiting run cancelled, again acknowledged, a finished one refused', async () => {
     const waiting = await waitingTask();
     const cancel = async (taskId: string) =>
-      resultOf((await modernPost(server.url, TOKEN, 'tasks/cancel', { taskId }, TASKS)).response)['resultType'];
-    assert.equal(await cancel(waiting.taskId), 'complete');
+      (await modernPost(server.url, TOKEN, 'tasks/cancel', { taskId }, TASKS)).response;
+    assert.equal(resultOf(await cancel(waiting.taskId))['resultType'], 'complete');
     await eventually('the task is cancelled', async () => (await statusOf(waiting.taskId)) === 'cancelled');
-    assert.equal(await cancel(waiting.taskId), 'complete', 'cancelling again is acknowledged');
+    assert.equal(resultOf(await cancel(waiting.taskId))['resultType'], 'complete', 'cancelling again: idempotent');
     const done = await waitingTask();
     const accept = {
       taskId: done.taskId,
@@ -280,8 +313,73 @@ describe('durable runs as tasks (MCP 2026-07-28 Tasks extension)', () => {
     };
     resultOf((await modernPost(server.url, TOKEN, 'tasks/update', accept, TASKS)).response);
     await eventually('the task completes', async () => (await statusOf(done.taskId)) === 'completed');
-    assert.equal(await cancel(done.taskId), 'complete', 'a completed task is acknowledged');
+    // A completed task: the refusal workflow_run_cancel gives, as a JSON-RPC error (-32602 for a terminal task).
+    const refused = errorOf(await cancel(done.taskId));
+    const plain = await v2Client(server.url, TOKEN, false);
+    try {
+      const tool = await modernCall(plain, 'workflow_run_cancel', { run_id: done.taskId });
+      assert.equal(tool.isError, true);
+      const toolError = tool.value['error'] as JsonObject;
+      assert.deepEqual(
+        [refused.code, refused.message, refused.data?.['code']],
+        [-32602, toolError['message'], toolError['code']],
+      );
+      assert.equal(toolError['code'], 'conflict');
+    } finally {
+      await plain.close();
+    }
     assert.equal(await statusOf(done.taskId), 'completed', 'and stays completed');
+  });
+
+  test('the official requester: a run whose resume no form can ask is input_required, and ends once resumed', async () => {
+    const client = await v2Client(server.url, TOKEN, true);
+    const plain = await v2Client(server.url, TOKEN, false);
+    const asked: ApplicationInputRequest[] = [];
+    const session = requester(client, asked, { action: 'decline' });
+    const stop = new AbortController();
+    const seen: string[] = [];
+    let resumed = false;
+    try {
+      const execution = await session.callTool(NESTED_START.name, NESTED_START.arguments);
+      assert.equal(execution.kind, 'task');
+      const runId = execution.handle?.taskId as string;
+      const settled = await execution.settle({
+        signal: stop.signal,
+        onEvent: async (event) => {
+          if (event.type !== 'task' || resumed) return;
+          const { status, retentionMs } = event.task;
+          seen.push(status);
+          assert.equal(retentionMs, TASK_TTL_MS, 'a real ttlMs');
+          const run = await modernCall(plain, 'workflow_run_get', { run_id: runId });
+          if (run.value['run_status'] !== 'interrupted') return;
+          // The run stays interrupted until resumed, so the task read now must say so (the event may predate it).
+          const task = resultOf((await modernPost(server.url, TOKEN, 'tasks/get', { taskId: runId }, TASKS)).response);
+          if (task['status'] !== 'input_required') {
+            seen.push(task['status'] as string);
+            stop.abort(); // the run waits for a resume, yet the task says otherwise: it would never move
+            return;
+          }
+          assert.deepEqual(task['inputRequests'], {}, 'nothing a form could ask');
+          const statusMessage = task['statusMessage'] as string;
+          // The status message says what resumes the run; the agent does just that.
+          assert.match(statusMessage, /workflow_run_resume with run_id/);
+          const resume = { review: { approved: true, notes: ['fine'] } };
+          const done = await modernCall(plain, 'workflow_run_resume', { run_id: runId, resume });
+          assert.equal(done.isError, false, JSON.stringify(done.value));
+          resumed = true;
+        },
+      });
+      assert.ok(resumed, `the task told the requester the run waits for a resume (statuses seen: ${seen.join(', ')})`);
+      assert.equal(settled.outcome.status, 'completed');
+      assert.equal(asked.length, 0, 'no form was asked: none can ask this resume');
+    } catch (error) {
+      if (stop.signal.aborted) assert.fail(`the waiting run was reported as ${seen.at(-1) ?? 'nothing'}`);
+      throw error;
+    } finally {
+      await session.close();
+      await client.close();
+      await plain.close();
+    }
   });
 
   test('over stdio: a task created, its review answered through tasks/update, completed', async () => {

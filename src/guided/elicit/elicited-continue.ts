@@ -6,6 +6,9 @@
  * question (else it is asked afresh), and the accepted answer becomes the field's participant confirmation — the call
  * then continues exactly as a continue with that `next_confirmed_state` would. A declined or cancelled answer gives
  * today's `input_required` result. Calls that already carry `next_confirmed_state` or `migration` are never asked.
+ *
+ * An applied answer also comes as `answered`: the same answer folded into the asked result (answered-question.ts), for
+ * a caller that only sees `structuredContent` (a model behind an MCP host) and so could never learn the new state.
  */
 import { digestJson, readFlatAnswer } from '../../core/index.js';
 import type { Clock, FlatForm, JsonObject, RequestStateCall, RequestStateCodec } from '../../core/index.js';
@@ -13,6 +16,7 @@ import type { GuidedEngine } from '../engine/engine.js';
 import { ProtocolReason, protocolError } from '../errors.js';
 import type { ReleaseScope } from '../scope.js';
 import { confirmedAnswer } from './answer.js';
+import { answeredQuestion } from './answered-question.js';
 import { questionForm } from './question-form.js';
 
 /** What the person answered, with the request state of the round that asked. */
@@ -23,8 +27,17 @@ export interface FormAnswer {
 }
 
 export type ElicitedRound =
-  /** The tool's result; `confirmedState` is the projection the new checkpoint binds when an answer was applied. */
-  | { readonly kind: 'result'; readonly result: JsonObject; readonly confirmedState?: JsonObject }
+  /**
+   * The tool's result. When an answer was applied: `confirmedState` is the projection the new checkpoint binds, and
+   * `answered` the asked result with its question narrowed to the answer (answered-question.ts), which a caller that
+   * keeps no state of its own can continue from.
+   */
+  | {
+      readonly kind: 'result';
+      readonly result: JsonObject;
+      readonly confirmedState?: JsonObject;
+      readonly answered?: JsonObject;
+    }
   /** Ask the person `form` (showing `message`), then call again with the same arguments, the answer and `requestState`. */
   | { readonly kind: 'ask'; readonly message: string; readonly form: FlatForm; readonly requestState: string };
 
@@ -68,5 +81,11 @@ export function elicitedContinue(
   const checkpoint = continued['checkpoint'] as JsonObject;
   // Only a state the new checkpoint binds is handed back (a blocked answer keeps the prior state and checkpoint).
   const bound = checkpoint['confirmed_state_sha256'] === digestJson(next);
-  return bound ? { kind: 'result', result: continued, confirmedState: next } : { kind: 'result', result: continued };
+  if (!bound) return { kind: 'result', result: continued };
+  return {
+    kind: 'result',
+    result: continued,
+    confirmedState: next,
+    answered: answeredQuestion(result, asked.field, value),
+  };
 }

@@ -8,7 +8,10 @@
  * - `tasks/get` reports the run's phase as the task's status, and its progress (completed and total vertices) in the
  *   status message and under `_meta["dev.rimthan/progress"]`. A run waiting for a person with a flat resume schema is
  *   `input_required` and asks its form under a key naming that interruption (`resume-r<checkpoint revision>`, so a key
- *   is never reused within the task's life); a completed run carries `workflow_run_start`'s result shape (the run, with
+ *   is never reused within the task's life). A run waiting for a resume no form can ask (its resume schema is not flat)
+ *   is `input_required` too, asking nothing (`inputRequests: {}`): its status message says to call
+ *   `workflow_run_resume` (or `tasks/cancel`), so a requester is never left polling a `working` task that cannot move;
+ *   a completed run carries `workflow_run_start`'s result shape (the run, with
  *   `idempotent: false`: a task's result describes the run, never a replayed start); a failed run is `completed` with
  *   `isError: true` (the revision keeps `failed` for JSON-RPC errors); a cancelled run is `cancelled`.
  * - `tasks/update` answers the outstanding form (validated as `workflow_run_resume` validates a `resume`), bound to the
@@ -17,8 +20,12 @@
  *   declined or dismissed form cancels the task: the run cannot go on without that answer, and a key is never asked
  *   again once answered. (Within one request the run is read, then resumed; the tool contract has no expected
  *   revision, so a second resume landing in between is not excluded.)
- * - `tasks/cancel` cancels as `workflow_run_cancel` does; a task that already finished is acknowledged as well
- *   (cancellation is cooperative, and its status tells the truth).
+ * - `tasks/cancel` answers exactly as `workflow_run_cancel` does: a waiting or working run is cancelled, a cancelled one
+ *   is acknowledged again (idempotent), and a completed or failed one is refused (`-32602` with `data.code`
+ *   `conflict` and the tool's message, as the revision asks for a task already in a terminal status).
+ * - `ttlMs` is {@link TASK_TTL_MS}: a task answers for at least that long after its creation (the run store keeps
+ *   runs until an operator removes them). Status notifications (`subscriptions/listen`) are not served: a requester
+ *   polls at `pollIntervalMs`.
  *
  * Everything goes through the session's RunHandles, so isolation is the session's: another principal's task id is
  * "task not found" exactly like an unknown one. A request whose client did not declare the extension is refused with
@@ -41,6 +48,8 @@ export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 export const TASK_PROGRESS_META_KEY = 'dev.rimthan/progress';
 /** How often a requester should poll a working run (milliseconds). */
 export const TASK_POLL_INTERVAL_MS = 2000;
+/** How long a task answers after its creation (30 days, milliseconds): the least a requester may count on. */
+export const TASK_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const MAX_TASK_ID_CHARS = 64;
 
 const STATUS_OF_PHASE: Readonly<Record<string, string>> = {
@@ -83,21 +92,40 @@ function missingCapability(): JsonRpcFault {
   });
 }
 
+/** True when the handle's run waits for a resume no form can ask (interrupted, yet not `awaiting_person`). */
+function waitsForPlainResume(handle: JsonObject): boolean {
+  const run = (handle['run'] ?? {}) as JsonObject;
+  return handle['phase'] === 'working' && run['run_status'] === 'interrupted';
+}
+
+/** What a requester should do about a run waiting for a resume no form can ask (names no participant data). */
+function plainResumeMessage(runId: string): string {
+  return (
+    `waiting for a resume that cannot be asked as a form: call workflow_run_resume with run_id "${runId}" and a ` +
+    `resume object (its definition's resume schema), or tasks/cancel to cancel the run`
+  );
+}
+
 /** The Task fields of a handle (`RunHandles.view` value): what CreateTaskResult carries, and every DetailedTask too. */
 function taskFields(handle: JsonObject): JsonObject {
   const run = (handle['run'] ?? {}) as JsonObject;
-  const status = STATUS_OF_PHASE[handle['phase'] as string] ?? 'working';
+  const plainResume = waitsForPlainResume(handle);
+  const status = plainResume ? 'input_required' : (STATUS_OF_PHASE[handle['phase'] as string] ?? 'working');
   const createdAt = typeof run['created_at'] === 'string' ? run['created_at'] : new Date(0).toISOString();
   const task: JsonObject = {
     taskId: handle['run_id'] as string,
     status,
     createdAt,
     lastUpdatedAt: typeof run['updated_at'] === 'string' ? run['updated_at'] : createdAt,
-    ttlMs: null,
+    ttlMs: TASK_TTL_MS,
   };
   const progress = handle['progress'] as { completed: number; total: number } | undefined;
   const steps = progress === undefined ? undefined : `${progress.completed} of ${progress.total} steps done`;
-  const message = typeof handle['status_message'] === 'string' ? handle['status_message'] : undefined;
+  const message = plainResume
+    ? plainResumeMessage(handle['run_id'] as string)
+    : typeof handle['status_message'] === 'string'
+      ? handle['status_message']
+      : undefined;
   if (message !== undefined || steps !== undefined) {
     task['statusMessage'] = [message, steps].filter((part) => part !== undefined).join('; ');
   }
@@ -126,6 +154,8 @@ export function taskOfHandle(handle: JsonObject): JsonObject {
         params: { mode: 'form', message: form['message'] as string, requestedSchema: form['schema'] as JsonObject },
       },
     };
+  } else if (task['status'] === 'input_required') {
+    task['inputRequests'] = {}; // nothing a form can ask: the status message says what resumes the run
   }
   if (task['status'] === 'completed') {
     // workflow_run_start's result shape; a failed run is a tool-level error, not a JSON-RPC one.
@@ -205,8 +235,10 @@ export function createRunTasksExtension(opts: RunTasksOptions): ServerExtension 
     if (view.action !== 'accept') {
       // The person declined (or dismissed) the one form the run waits for: the task cannot go on, so it is
       // cancelled, and the key is never asked again. (Refusing the answer would leave the key outstanding after a
-      // response was delivered, which the revision forbids.)
-      return cancel(taskId);
+      // response was delivered, which the revision forbids.) A run that finished meanwhile has superseded the key.
+      const cancelled = await handles.cancel(taskId);
+      if (!cancelled.ok && cancelled.error.code !== 'conflict') throw faultOf(cancelled);
+      return {};
     }
     const resumed = await handles.answer(taskId, { action: view.action, content: view.content }, interruption);
     // The run moved on to another interruption since this request read it: the answered key is superseded, ignored.
@@ -215,10 +247,10 @@ export function createRunTasksExtension(opts: RunTasksOptions): ServerExtension 
     return {};
   }
 
-  /** Cancellation is cooperative: a run that already finished is acknowledged too (its status tells the truth). */
+  /** Exactly workflow_run_cancel: a completed or failed run is its `conflict` refusal, a cancelled one acknowledged. */
   async function cancel(taskId: string): Promise<JsonObject> {
     const cancelled = await handles.cancel(taskId);
-    if (!cancelled.ok && cancelled.error.code !== 'conflict') throw faultOf(cancelled);
+    if (!cancelled.ok) throw faultOf(cancelled);
     return {};
   }
 

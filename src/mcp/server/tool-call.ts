@@ -25,12 +25,11 @@ export interface ToolFailure {
 }
 
 /**
- * What a profile's handler returns for an expected outcome (it may also throw a RimthanError). `meta` goes to the
- * result's `_meta` (never participant data a model should not see; e.g. the confirmed state an elicited answer bound).
+ * What a profile's handler returns for an expected outcome (it may also throw a RimthanError). The value is all a
+ * model sees (hosts hand it the JSON of `structuredContent`), so everything its next call needs is in it.
  */
 export type ToolOutcome =
-  | { readonly ok: true; readonly value: JsonValue; readonly meta?: JsonObject }
-  | { readonly ok: false; readonly error: ToolFailure };
+  { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly error: ToolFailure };
 
 export type ToolHandler = (args: JsonObject) => Promise<ToolOutcome>;
 
@@ -55,9 +54,6 @@ export type CreateTaskResult = JsonObject & { readonly resultType: 'task' };
 
 /** The key of the one form an asked call carries in `inputRequests` (and its answer in `inputResponses`). */
 export const ASK_INPUT_KEY = 'answer';
-
-/** The `_meta` key of a result whose call applied the person's answer: the confirmed state its checkpoint binds. */
-export const CONFIRMED_STATE_META_KEY = 'dev.rimthan/confirmed-state';
 
 /** Called with an unexpected fault so the host process can report it; the client only sees "internal error". */
 export type FaultReporter = (tool: string, error: unknown) => void;
@@ -107,12 +103,7 @@ function askResult(ask: ToolAsk): InputRequiredResult {
   return inputRequired({ inputRequests: { [ASK_INPUT_KEY]: form }, requestState: ask.requestState });
 }
 
-function successResult(
-  tool: CompiledToolContract,
-  value: JsonValue,
-  onFault?: FaultReporter,
-  meta?: JsonObject,
-): CallToolResult {
+function successResult(tool: CompiledToolContract, value: JsonValue, onFault?: FaultReporter): CallToolResult {
   if (!isJsonObject(value)) {
     onFault?.(tool.name, new TypeError('tool result is not a JSON object'));
     throw internalFault();
@@ -129,8 +120,7 @@ function successResult(
     onFault?.(tool.name, error);
     throw internalFault();
   }
-  const result: CallToolResult = { content: [{ type: 'text', text }], structuredContent: value };
-  return meta === undefined ? result : { ...result, _meta: meta };
+  return { content: [{ type: 'text', text }], structuredContent: value };
 }
 
 /** The safe parts of an engine error: code, message and (when it is a closed word) its reason. */
@@ -231,5 +221,5 @@ async function executeToolCall(
   if (outcome.ok === 'ask') return askResult(outcome.ask);
   if (outcome.ok === 'task') return { ...outcome.task, resultType: 'task' };
   if (!outcome.ok) return toolErrorResult(tool, outcome.error);
-  return successResult(tool, outcome.value, options.onFault, outcome.meta);
+  return successResult(tool, outcome.value, options.onFault);
 }

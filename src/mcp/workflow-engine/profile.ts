@@ -24,7 +24,6 @@ import type { ReleaseProvider, Scoped } from './release-scopes.js';
 import { releaseSkills } from './release-skills.js';
 import { CatalogueCache } from './resource-catalogue.js';
 import { createSkillsExtension } from '../extensions/skills.js';
-import { CONFIRMED_STATE_META_KEY } from '../server/tool-call.js';
 import type { FaultReporter, ToolAnswer, ToolOutcome } from '../server/tool-call.js';
 import { compileToolContracts } from '../server/tool-contract.js';
 import type { CompiledToolContract } from '../server/tool-contract.js';
@@ -140,10 +139,9 @@ export function createWorkflowEngineProfile(opts: WorkflowEngineProfileOptions):
       const ask = { message: outcome.message, requestedSchema: outcome.form as unknown as JsonObject };
       return { ok: 'ask', ask: { ...ask, requestState: outcome.requestState } };
     }
-    const { confirmedState } = outcome;
-    return confirmedState === undefined
-      ? { ok: true, value: outcome.result }
-      : { ok: true, value: outcome.result, meta: { [CONFIRMED_STATE_META_KEY]: confirmedState } };
+    // An applied answer is handed back folded into the asked result: the model sees only `structuredContent`, and
+    // continue's output has no place for the new confirmed state it would need to go on from the new checkpoint.
+    return { ok: true, value: outcome.answered ?? outcome.result };
   }
 
   const tools: ToolEntry[] = contracts.map((contract) => {
