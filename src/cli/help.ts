@@ -81,7 +81,7 @@ Environment:
   RIMTHAN_LOG_FORMAT                      text or json (instead of --log-format)
 
 Beyond loopback (--host other than 127.0.0.1/localhost/::1) serve refuses to start without participant
-authentication, and (workflow-engine) without RIMTHAN_WORKFLOW_SIGNING_SECRET from the environment.`;
+authentication, and without RIMTHAN_WORKFLOW_SIGNING_SECRET from the environment.`;
 
 const ADMIN = `Usage:
   rimthan admin publish FILE --url URL             verify and store a built release file (immutable; the same

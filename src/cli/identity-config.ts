@@ -155,7 +155,7 @@ export function isLoopback(host: string): boolean {
 export interface Exposure {
   readonly host: string;
   readonly authenticated: boolean;
-  /** True when this profile signs checkpoints (workflow-engine). */
+  /** True when this profile signs what another replica must verify (checkpoints; a runs form's request state). */
   readonly signs: boolean;
   readonly env: CliIo['env'];
 }
@@ -164,7 +164,7 @@ export interface Exposure {
  * Refuses to serve beyond loopback without participant authentication (anyone who can reach the port could call
  * the tools; with the runs profile, read and cancel every run of the shared "anonymous" session), or without a
  * signing secret from the environment (a key generated into one machine's state folder cannot be shared by replicas
- * nor rotated by the operator).
+ * nor rotated by the operator: a checkpoint, or a runs form's answer, landing on another worker is refused as tampered).
  */
 export function refuseUnsafeExposure(exposure: Exposure): void {
   if (isLoopback(exposure.host)) return;

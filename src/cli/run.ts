@@ -8,6 +8,8 @@ import { packageVersion } from '../package/index.js';
 import { CommandFailed, debugDetail, errorKind, ExitCode, systemFailure, UsageError } from './errors.js';
 import { helpText } from './help.js';
 import type { CliIo } from './io.js';
+import { jsonStderr, requestedLogFormat, stderrLogger } from './serve-log.js';
+import { errorKindOf, jsonLogger } from '../observability/log.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<void>;
 type Loader = () => Promise<Command>;
@@ -58,27 +60,57 @@ export function exitCodeFor(error: unknown, io: CliIo): ExitCode {
   return code;
 }
 
-function reportFor(error: unknown, io: CliIo): ExitCode {
+/** What a failed command reports: a refusal (its code, words and help topic), or an unexpected fault by kind. */
+type Report =
+  | {
+      readonly exit: ExitCode;
+      readonly code: string;
+      readonly text: string;
+      readonly message: string;
+      readonly help?: string;
+    }
+  | { readonly exit: ExitCode; readonly fault: unknown }
+  | { readonly exit: ExitCode; readonly reported: true };
+
+function describeFailure(error: unknown): Report {
   if (error instanceof UsageError) {
-    const hint = error.topic === '' ? 'rimthan --help' : `rimthan ${error.topic} --help`;
-    io.err(`rimthan: ${error.message}\nSee: ${hint}`);
-    return ExitCode.Usage;
+    const help = error.topic === '' ? 'rimthan --help' : `rimthan ${error.topic} --help`;
+    return { exit: ExitCode.Usage, code: error.code, text: error.message, message: error.message, help };
   }
   if (error instanceof CommandFailed) {
-    if (!error.reported) io.err(`rimthan: ${error.message}`);
-    return ExitCode.Failure;
+    if (error.reported) return { exit: ExitCode.Failure, reported: true };
+    return { exit: ExitCode.Failure, code: error.code, text: error.message, message: error.message };
   }
   if (isRimthanError(error)) {
-    io.err(`rimthan: ${error.code}: ${error.message}`);
-    return ExitCode.Failure;
+    return {
+      exit: ExitCode.Failure,
+      code: error.code,
+      text: `${error.code}: ${error.message}`,
+      message: error.message,
+    };
   }
   const system = systemFailure(error);
-  if (system !== undefined) {
-    io.err(`rimthan: ${system}`);
-    return ExitCode.Failure;
+  if (system !== undefined) return { exit: ExitCode.Failure, code: errorKindOf(error), text: system, message: system };
+  return { exit: ExitCode.Failure, fault: error };
+}
+
+/** Prints what the user needs on stderr: `rimthan: …` lines, or with a JSON stderr one object per refusal or fault. */
+function reportFor(error: unknown, io: CliIo): ExitCode {
+  const report = describeFailure(error);
+  const logger = stderrLogger(io);
+  if ('reported' in report) return report.exit;
+  if ('fault' in report) {
+    if (logger !== undefined) logger.fault('cli', report.fault);
+    else io.err(`rimthan: unexpected failure: ${errorKind(report.fault)}${io.debug === true ? '' : DEBUG_HINT}`);
+    return report.exit;
   }
-  io.err(`rimthan: unexpected failure: ${errorKind(error)}${io.debug === true ? '' : DEBUG_HINT}`);
-  return ExitCode.Failure;
+  if (logger !== undefined) {
+    const { code, message, help } = report;
+    logger.log('refusal', { code, message, ...(help === undefined ? {} : { help }) });
+  } else {
+    io.err(report.help === undefined ? `rimthan: ${report.text}` : `rimthan: ${report.text}\nSee: ${report.help}`);
+  }
+  return report.exit;
 }
 
 /** What an unexpected failure adds when the stack was not printed. */
@@ -90,15 +122,27 @@ const DEBUG_HINT = ' (run again as `rimthan --debug <command> ...` for the stack
  * instead of Node printing the message and stack.
  */
 export function exitOnUncaught(argv: readonly string[], err: (text: string) => void): void {
-  const debug = leadingDebug(argv).debug;
+  const { debug, rest } = leadingDebug(argv);
+  const json = logsJson(rest, process.env);
   process.on('uncaughtException', (error: unknown) => {
     try {
-      err(`rimthan: unexpected failure: ${errorKind(error)}${debug ? '' : DEBUG_HINT}`);
-      if (debug) err(debugDetail(error));
+      if (json) {
+        const logger = jsonLogger(err);
+        logger.fault('process', error);
+        if (debug) for (const line of debugDetail(error).split('\n')) logger.log('notice', { message: line });
+      } else {
+        err(`rimthan: unexpected failure: ${errorKind(error)}${debug ? '' : DEBUG_HINT}`);
+        if (debug) err(debugDetail(error));
+      }
     } finally {
       process.exit(ExitCode.Failure);
     }
   });
+}
+
+/** True when the command line is a `serve` that logs JSON (`--log-format json` or RIMTHAN_LOG_FORMAT=json). */
+function logsJson(rest: readonly string[], env: CliIo['env']): boolean {
+  return rest[0] === 'serve' && requestedLogFormat(rest.slice(1), env) === 'json';
 }
 
 /** `io` with `debug` set; its other members (including a lazy `cwd`) are read through, not copied. */
@@ -148,7 +192,9 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<void> {
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { debug, rest } = leadingDebug(argv);
-  const run: CliIo = debug ? withDebug(io) : io;
+  const plain: CliIo = debug ? withDebug(io) : io;
+  // A serve logging JSON writes only JSON objects on stderr: its notices, its events and its refusals.
+  const run = logsJson(rest, io.env) ? jsonStderr(plain) : plain;
   try {
     await dispatch(rest, run);
     return ExitCode.Ok;

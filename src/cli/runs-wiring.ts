@@ -1,8 +1,9 @@
 /**
  * Builds the durable-run stack the CLI needs: the run store from `--store`, the flow catalog from `--flows` (or the
- * example catalog), and a supervisor. Serving starts the supervisor (it executes runs); operator commands use an
- * unstarted one, which can still read and cancel runs without adopting any run into the CLI process, on a store that
- * must already exist.
+ * example catalog), and a supervisor in one of three roles. A worker (`serve --profile runs`) starts it: it claims and
+ * executes runs. An observer (`console`) lets it accept starts, resumes and cancels that the workers then execute, and
+ * never claims or runs anything itself. An operator command leaves it unstarted: it can still read and cancel runs
+ * without adopting any run into the CLI process, on a store that must already exist.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -66,15 +67,19 @@ export async function loadCatalog(module: string | undefined, cwd: string): Prom
   return catalog;
 }
 
+/** What the process does with the run store (see RunsStackOptions.role). */
+export type RunsRole = 'worker' | 'observer' | 'operator';
+
 export interface RunsStackOptions {
   readonly storeSpec: string;
   readonly flows: string | undefined;
   readonly cwd: string;
   /**
-   * `serve`: create the store when missing and start the supervisor (it executes runs). Operator commands: open only an
-   * existing store and leave the supervisor idle.
+   * `worker` (serve): create the store when missing and start the supervisor (it executes runs). `observer` (console):
+   * create the store when missing; runs are started, resumed and cancelled, never claimed or executed here. `operator`
+   * (the runs commands): open only an existing store and leave the supervisor idle.
    */
-  readonly execute: boolean;
+  readonly role: RunsRole;
   readonly onFault?: (where: string, error: unknown) => void;
   /** Worker settings for serving (the defaults otherwise). */
   readonly worker?: Pick<SupervisorOptions, 'concurrency' | 'leaseMs' | 'removedVersions'>;
@@ -86,7 +91,7 @@ export interface RunsStackOptions {
 export async function openRunsStack(opts: RunsStackOptions): Promise<RunsStack> {
   const catalog = await loadCatalog(opts.flows, opts.cwd);
   const store = await openStore(opts.storeSpec, opts.cwd, {
-    create: opts.execute,
+    create: opts.role !== 'operator',
     ...(opts.observer === undefined ? {} : { observer: opts.observer }),
   });
   const onFault = opts.onFault;
@@ -96,7 +101,8 @@ export async function openRunsStack(opts: RunsStackOptions): Promise<RunsStack> 
     ...opts.worker,
     ...(onFault === undefined ? {} : { onError: (error: unknown) => onFault('supervisor', error) }),
   });
-  if (opts.execute) {
+  if (opts.role === 'observer') supervisor.observe();
+  if (opts.role === 'worker') {
     try {
       await supervisor.start();
     } catch (error) {

@@ -45,7 +45,9 @@ export async function httpIdentity(
   refuseUnsafeExposure({
     host: where.host,
     authenticated: identity.authenticator !== undefined,
-    signs: where.profile === ProfileName.WorkflowEngine,
+    // Both profiles sign: checkpoints (workflow-engine), and the request states of forms (runs), which any worker
+    // must verify.
+    signs: true,
     env: io.env,
   });
   return identity;

@@ -4,7 +4,12 @@
  * the human `rimthan: …` lines; `--log-format json` (or RIMTHAN_LOG_FORMAT=json, for a log collector) writes one JSON
  * object per line through the observability logger, with safe fields only. Either way: never a body, a token, a query
  * string, a principal or a participant value, and a fault by its kind only (with `--debug` and text lines, its stack).
- * The `listening on URL` notices are not events: they are written in both formats (tests and scripts read them).
+ * The `listening on URL` notices are not events: a text line in text, a `notice` object in JSON.
+ *
+ * In JSON every stderr line is one JSON object, from the first to the last: run.ts gives a serve asking for JSON
+ * (`requestedLogFormat`, read before the options are parsed) an io whose plain lines become `notice` objects
+ * (`jsonStderr`: the generated-key notice, the listen address, the session), and reports its refusals as `refusal`
+ * objects with the same error code and words (`stderrLogger`).
  */
 import { jsonLogger } from '../observability/log.js';
 import type { StructuredLogger } from '../observability/log.js';
@@ -15,6 +20,46 @@ import type { CliIo } from './io.js';
 
 export const LOG_FORMATS = ['text', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/**
+ * The format a command line asks for before it is parsed (so a refusal of the parse itself is in that format): the
+ * last `--log-format` before `--`, else RIMTHAN_LOG_FORMAT; anything but `json` is text (an invalid value is then
+ * refused, in text, by {@link logFormat}).
+ */
+export function requestedLogFormat(argv: readonly string[], env: CliIo['env']): LogFormat {
+  let given: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') break;
+    if (arg === '--log-format') given = argv[++i];
+    else if (arg.startsWith('--log-format=')) given = arg.slice('--log-format='.length);
+  }
+  return (given ?? env['RIMTHAN_LOG_FORMAT']?.trim()) === 'json' ? 'json' : 'text';
+}
+
+/** The JSON logger behind an io made by {@link jsonStderr}. */
+const LOGGERS = new WeakMap<CliIo, StructuredLogger>();
+
+/**
+ * `io` with a JSON stderr: every line written to `err` becomes one `notice` object (its `rimthan: ` prefix dropped);
+ * the event log and the refusal report of such an io write their own objects (see {@link stderrLogger}).
+ */
+export function jsonStderr(io: CliIo, now?: () => Date): CliIo {
+  const logger = jsonLogger((line) => io.err(line), now);
+  const err = (text: string): void => {
+    for (const line of text.split('\n')) {
+      if (line.trim() !== '') logger.log('notice', { message: line.replace(/^rimthan: /, '') });
+    }
+  };
+  const wrapped = Object.create(io, { err: { value: err, enumerable: true } }) as CliIo;
+  LOGGERS.set(wrapped, logger);
+  return wrapped;
+}
+
+/** The structured logger of an io made by {@link jsonStderr}; undefined for a text stderr. */
+export function stderrLogger(io: CliIo): StructuredLogger | undefined {
+  return LOGGERS.get(io);
+}
 
 /** `--log-format`, else RIMTHAN_LOG_FORMAT, else text. */
 export function logFormat(parsed: Parsed, env: CliIo['env'], topic: string): LogFormat {
@@ -85,7 +130,7 @@ function jsonLog(logger: StructuredLogger): ServeLog {
 /** The event log of one serve process, in `format`, on `io.err`. */
 export function serveLog(io: CliIo, format: LogFormat, version?: string): ServeLog {
   if (format === 'text') return textLog(io);
-  const logger = jsonLogger((line) => io.err(line));
+  const logger = LOGGERS.get(io) ?? jsonLogger((line) => io.err(line));
   const log = jsonLog(logger);
   return version === undefined ? log : { ...log, started: (fields) => logger.log('start', { ...fields, version }) };
 }

@@ -59,7 +59,7 @@ export async function serveRuns(
     storeSpec,
     flows: stringOption(parsed, 'flows'),
     cwd: io.cwd,
-    execute: true,
+    role: 'worker',
     onFault,
     worker: workerOptions(parsed),
     ...(observer === undefined ? {} : { observer }),

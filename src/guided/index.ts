@@ -10,7 +10,13 @@ export { createReleaseScope, refKey } from './scope.js';
 export type { ReleaseScope, WorkflowIndex } from './scope.js';
 export { checkpointRelease } from './checkpoint/route.js';
 export { checkpointEnvelopeDrift, SOME_MEMBER } from './checkpoint/inspect.js';
-export { GUIDED_TOOL_CONTRACTS, GUIDED_SCHEMA_RESOURCES, GuidedToolName, CONTRACT_VERSION } from './contracts/index.js';
+export {
+  GUIDED_TOOL_CONTRACTS,
+  GUIDED_SCHEMA_RESOURCES,
+  PUBLISHED_SCHEMA_RESOURCES,
+  GuidedToolName,
+  CONTRACT_VERSION,
+} from './contracts/index.js';
 export type { GuidedToolContract, GuidedSchemaResource } from './contracts/index.js';
 export {
   CHECKPOINT_ERROR_MESSAGE,

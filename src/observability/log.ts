@@ -1,13 +1,21 @@
 /**
  * Structured log lines: one JSON object per event, one line each, for a log collector. Only the events an operator
- * needs (start, release change, refresh failure, fault), and only fields from a closed list of safe ones: never a
+ * needs (start, release change, refresh failure, fault, and the notices and start-up refusals a text log would show as
+ * `rimthan: …` lines), and only fields from a closed list of safe ones: never a
  * request or response body, a token, a query string, a principal or a participant value. A fault is logged by the
  * kind of error (its class name and code), never its message or stack, which could quote participant data.
  */
 
 /** The events a Rimthan process logs. */
 export type LogEvent =
-  'start' | 'release_change' | 'release_refresh_failed' | 'release_refresh_recovered' | 'fault' | 'stop';
+  | 'start'
+  | 'release_change'
+  | 'release_refresh_failed'
+  | 'release_refresh_recovered'
+  | 'fault'
+  | 'stop'
+  | 'notice'
+  | 'refusal';
 
 /** The fields an event may carry, each a short closed word, a number or an operator-given name. */
 export interface LogFields {
@@ -29,6 +37,15 @@ export interface LogFields {
    */
   readonly reason?: string;
   readonly version?: string;
+  /** A refusal's error code (`usage`, `invalid_config`, `store_unavailable`), from the closed list of codes. */
+  readonly code?: string;
+  /**
+   * A notice's or refusal's text, exactly the words of its text line without `rimthan: ` (those lines name settings,
+   * files and closed words, never a value, token or participant datum); control characters become spaces.
+   */
+  readonly message?: string;
+  /** Where a usage refusal points for help (`rimthan serve --help`). */
+  readonly help?: string;
 }
 
 const LEVEL: Readonly<Record<LogEvent, 'info' | 'warn' | 'error'>> = {
@@ -38,14 +55,30 @@ const LEVEL: Readonly<Record<LogEvent, 'info' | 'warn' | 'error'>> = {
   release_refresh_failed: 'warn',
   release_refresh_recovered: 'info',
   fault: 'error',
+  notice: 'info',
+  refusal: 'error',
 };
 
 const SAFE = /^[\w.:/@[\]-]{1,256}$/;
 /** A reason is a few such words with spaces, semicolons and parentheses between them. */
 const SAFE_REASON = /^[\w.:/@[\]() ;,-]{1,1024}$/;
 
-/** A field value as logged: a URL loses its query and fragment; anything not a short safe word becomes `other`. */
+/** The longest message logged; a longer one is cut with `…`. */
+const MAX_MESSAGE = 2048;
+
+/** A message as logged: one line of printable text, bounded. */
+function safeMessage(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  const text = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
+  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text;
+}
+
+/**
+ * A field value as logged: a message is one bounded line; a URL loses its query and fragment; anything else not a
+ * short safe word becomes `other`.
+ */
 function safe(key: keyof LogFields, value: string): string {
+  if (key === 'message') return safeMessage(value);
   let text = value;
   if (key === 'listen') {
     try {
@@ -55,7 +88,7 @@ function safe(key: keyof LogFields, value: string): string {
       return 'other';
     }
   }
-  return (key === 'reason' ? SAFE_REASON : SAFE).test(text) ? text : 'other';
+  return (key === 'reason' || key === 'help' ? SAFE_REASON : SAFE).test(text) ? text : 'other';
 }
 
 /** The kind of an error: its `code` when it is a closed word, else its class name. */

@@ -128,6 +128,12 @@ describe('docs/cli.md: every message, with its exit code, from the real executab
       secret: 'a-participant-token-0123456789',
     },
     {
+      row: 'serving on <host> needs RIMTHAN_WORKFLOW_SIGNING_SECRET (and RIMTHAN_WORKFLOW_SIGNING_KEY_ID) from the environment, shared by every replica; without it, serve on 127.0.0.1',
+      args: ['serve', '--profile', 'runs', '--transport', 'http', '--host', '0.0.0.0', '--store', store],
+      env: { RIMTHAN_MCP_BEARER_TOKEN: 'a-participant-token-0123456789' },
+      secret: 'a-participant-token-0123456789',
+    },
+    {
       row: 'OAuth needs <settings> as well',
       args: ['serve', '--transport', 'http', '--oauth-issuer', 'https://idp.example.test'],
     },

@@ -1,6 +1,7 @@
 /**
  * Test support for the console: a `rimthan console` started in-process through the CLI (so its stderr, the printed
- * link and the exit path are the real ones) over a fresh SQLite run store, a headless Debian Chromium driven by
+ * link and the exit path are the real ones) over a fresh SQLite run store, with a `rimthan serve --profile runs` worker
+ * on the same store (the console only observes: the worker executes the runs it starts), a headless Debian Chromium driven by
  * playwright-core, and screenshots saved to the test output folder (test-results/console/, and docs/console/ when
  * RIMTHAN_CONSOLE_SCREENSHOTS=docs asks for the documentation's pictures).
  */
@@ -60,13 +61,65 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/** A `rimthan serve --profile runs` worker started in-process through the CLI. */
+export interface RunningWorker {
+  readonly stderr: string[];
+  stop(): Promise<number>;
+}
+
+/**
+ * Waits until `stderr` holds a line matching `pattern` and returns its first group; fails when the command exits
+ * first (with its exit code and stderr).
+ */
+async function printed(stderr: string[], pattern: RegExp, exit: Promise<number>, what: string): Promise<string> {
+  for (let i = 0; i < 600; i++) {
+    const found = pattern.exec(stderr.join('\n'))?.[1];
+    if (found !== undefined) return found;
+    const early = await Promise.race([exit, new Promise<undefined>((r) => setTimeout(() => r(undefined), 50))]);
+    if (early !== undefined) assert.fail(`rimthan ${what} exited ${early}: ${stderr.join('\n')}`);
+  }
+  return assert.fail(`rimthan ${what} printed no address: ${stderr.join('\n')}`);
+}
+
+/**
+ * Starts a worker of the console's default store in `cwd` (`serve --profile runs` over HTTP on loopback, with short
+ * leases so it polls the SQLite file often: another store object's wake-ups do not reach it); resolves once it
+ * listens, which is after its supervisor started claiming.
+ */
+export async function startRunsWorker(cwd: string, env: Record<string, string>): Promise<RunningWorker> {
+  const stderr: string[] = [];
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  const io: CliIo = {
+    out: () => undefined,
+    err: (text) => stderr.push(text),
+    env,
+    cwd,
+    untilStopped: () => stopped,
+  };
+  const args = ['serve', '--profile', 'runs', '--transport', 'http', '--port', '0', '--lease-ms', '500'];
+  const exit = runCli(args, io);
+  await printed(stderr, /runs profile listening on (\S+)/, exit, 'serve --profile runs');
+  return {
+    stderr,
+    async stop() {
+      stop();
+      return exit;
+    },
+  };
+}
+
 export interface RunningConsole {
   readonly url: string;
   readonly origin: string;
   readonly cwd: string;
   readonly stderr: string[];
   readonly env: Record<string, string>;
-  /** Stops the console; its working directory is removed unless `keep` (the caller removes it). */
+  /** The worker started beside the console (none with `worker: false`). */
+  readonly worker: RunningWorker | undefined;
+  /** Stops the console (and its worker); its working directory is removed unless `keep` (the caller removes it). */
   stop(opts?: { keep?: boolean }): Promise<number>;
 }
 
@@ -83,11 +136,15 @@ export async function storedInputHolds(cwd: string, session: string, text: strin
   }
 }
 
-/** Starts `rimthan console ARGS` in a fresh working directory; resolves once it printed its address. */
+/**
+ * Starts `rimthan console ARGS` in a fresh working directory, and a worker on its default store unless `worker` is
+ * false; resolves once the console printed its address.
+ */
 export async function startConsoleCli(
   args: readonly string[],
   env: Record<string, string> = {},
   cwd?: string,
+  opts: { readonly worker?: boolean } = {},
 ): Promise<RunningConsole> {
   const dir = cwd ?? mkdtempSync(join(tmpdir(), 'rimthan-console-'));
   if (cwd === undefined) prepareApprovalRepository(dir);
@@ -105,25 +162,21 @@ export async function startConsoleCli(
     untilStopped: () => stopped,
   };
   const exit = runCli(['console', '--port', '0', ...args], io);
-  let url: string | undefined;
-  for (let i = 0; i < 600 && url === undefined; i++) {
-    url = /console listening on (\S+)/.exec(stderr.join('\n'))?.[1];
-    if (url === undefined) {
-      const early = await Promise.race([exit, new Promise<undefined>((r) => setTimeout(() => r(undefined), 50))]);
-      if (early !== undefined) assert.fail(`rimthan console exited ${early}: ${stderr.join('\n')}`);
-    }
-  }
-  assert.ok(url !== undefined, `no address printed: ${stderr.join('\n')}`);
+  const url = await printed(stderr, /console listening on (\S+)/, exit, 'console');
+  const worker = opts.worker === false ? undefined : await startRunsWorker(dir, fullEnv);
   return {
     url,
     origin: new URL(url).origin,
     cwd: dir,
     stderr,
     env: fullEnv,
-    async stop(opts = {}) {
+    worker,
+    async stop(stopOpts = {}) {
       stop();
       const code = await exit;
-      if (cwd === undefined && opts.keep !== true) rmSync(dir, { recursive: true, force: true });
+      const workerCode = await worker?.stop();
+      assert.equal(workerCode ?? 0, 0, `the worker exited ${workerCode ?? 0}: ${worker?.stderr.join('\n') ?? ''}`);
+      if (cwd === undefined && stopOpts.keep !== true) rmSync(dir, { recursive: true, force: true });
       return code;
     },
   };

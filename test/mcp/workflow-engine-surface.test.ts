@@ -8,7 +8,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { sha256Hex } from '../../src/core/index.js';
 import type { JsonObject } from '../../src/core/index.js';
-import { GUIDED_SCHEMA_RESOURCES } from '../../src/guided/index.js';
+import { PUBLISHED_SCHEMA_RESOURCES } from '../../src/guided/index.js';
 import { loadBootstrapParagraph } from '../../src/mcp/workflow-engine/bootstrap.js';
 import { CACHE_SCOPE_META_KEY } from '../../src/mcp/index.js';
 import type { Release } from '../../src/registry/index.js';
@@ -32,7 +32,8 @@ function expectedUris(release: Release): string[] {
   }
   for (const a of release.assets) uris.push(`${base}/assets/${a.kind}/${a.id}/${a.version}/content`);
   for (const v of release.validators) uris.push(`${base}/validators/${v.id}/${v.version}`);
-  for (const s of [...release.schemas, ...GUIDED_SCHEMA_RESOURCES]) uris.push(`${base}/schemas/${s.id}/${s.version}`);
+  for (const s of [...release.schemas, ...PUBLISHED_SCHEMA_RESOURCES])
+    uris.push(`${base}/schemas/${s.id}/${s.version}`);
   return [...new Set(uris)].sort();
 }
 

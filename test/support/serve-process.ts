@@ -38,8 +38,8 @@ export async function spawnServe(
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const urls = await new Promise<{ url: string; admin: string | undefined }>((resolve, reject) => {
     const check = (): void => {
-      const url = /profile listening on (\S+)/.exec(stderr)?.[1];
-      const admin = /admin listening on (\S+)/.exec(stderr)?.[1];
+      const url = /profile listening on ([^\s"]+)/.exec(stderr)?.[1];
+      const admin = /admin listening on ([^\s"]+)/.exec(stderr)?.[1];
       if (url !== undefined && (!wantsAdmin || admin !== undefined)) resolve({ url, admin });
     };
     child.stderr?.on('data', (chunk: string) => {

@@ -2,7 +2,8 @@
  * `rimthan console`: serves the web console over the release store (`--releases`), the run store (`--store`, with the
  * flow catalog of `--flows`) and the session files of `--workspace` folders. On loopback without admin tokens it prints
  * a one-time sign-in link; anywhere else it needs the admin side's tokens and refuses to start without them. The
- * console is a worker of the run store, like `serve --profile runs`: it executes the runs it starts.
+ * console observes the run store: it starts, resumes and cancels runs, and never claims or executes one (the
+ * `serve --profile runs` workers of the store do).
  */
 import { resolve } from 'node:path';
 import { TokenSigner } from '../../core/index.js';
@@ -61,7 +62,7 @@ export async function consoleCommand(argv: string[], io: CliIo): Promise<void> {
     storeSpec: stringOption(parsed, 'store') ?? DEFAULT_RUN_STORE,
     flows: stringOption(parsed, 'flows'),
     cwd: io.cwd,
-    execute: true,
+    role: 'observer',
     onFault,
   });
   try {

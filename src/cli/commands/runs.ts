@@ -33,7 +33,7 @@ function sessionOf(parsed: Parsed, storeSpec: string, io: CliIo, topic: string):
 
 async function invoke(parsed: Parsed, io: CliIo, tool: ToolName, args: JsonObject, topic: string): Promise<void> {
   const storeSpec = stringOption(parsed, 'store') ?? DEFAULT_RUN_STORE;
-  const stack = await openRunsStack({ storeSpec, flows: stringOption(parsed, 'flows'), cwd: io.cwd, execute: false });
+  const stack = await openRunsStack({ storeSpec, flows: stringOption(parsed, 'flows'), cwd: io.cwd, role: 'operator' });
   try {
     const session = sessionOf(parsed, storeSpec, io, topic);
     const found = stack.toolsFor(session).find((t) => t.name === tool);

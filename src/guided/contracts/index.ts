@@ -6,6 +6,7 @@ import type { JsonObject } from '../../core/index.js';
 import { hostView } from './host-view.js';
 import type { HostViewOptions } from './host-view.js';
 import type { PublishedSchema } from './published.js';
+import { CONTRACT_1_0_0_TEXTS } from './published-1.0.0.js';
 import {
   SHARED_DEFS,
   continueInput,
@@ -139,5 +140,27 @@ export const GUIDED_SCHEMA_RESOURCES: readonly GuidedSchemaResource[] = Object.f
     ...SHARED_DEFS,
   ].map((p) => ({ id: p.id, version: p.version, schema: p.schema })),
 );
+
+/** An earlier contract version's document, parsed from its frozen text on first use. */
+function frozenResource(id: string, version: string, text: string): GuidedSchemaResource {
+  let schema: JsonObject | undefined;
+  return {
+    id,
+    version,
+    get schema() {
+      schema ??= JSON.parse(text) as JsonObject;
+      return schema;
+    },
+  };
+}
+
+/**
+ * Every versioned document served at rimthan://registry/{release}/schemas/{id}/{version}: each earlier contract
+ * version's, byte for byte as it was published, then the current version's (GUIDED_SCHEMA_RESOURCES).
+ */
+export const PUBLISHED_SCHEMA_RESOURCES: readonly GuidedSchemaResource[] = Object.freeze([
+  ...Object.entries(CONTRACT_1_0_0_TEXTS).map(([id, text]) => frozenResource(id, '1.0.0', text)),
+  ...GUIDED_SCHEMA_RESOURCES,
+]);
 
 export { CONTRACT_VERSION } from './published.js';

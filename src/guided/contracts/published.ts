@@ -7,7 +7,13 @@
  */
 import type { JsonObject, JsonValue } from '../../core/index.js';
 
-export const CONTRACT_VERSION = '1.0.0';
+/**
+ * The version of the guided contracts the tools use and the schema resources publish. A published version's documents
+ * never change: any change to a contract is a new version, and the earlier versions stay served byte for byte
+ * (1.0.0: published-1.0.0.ts). 1.1.0: host assets and the host adapter after setup are references (`content`
+ * optional).
+ */
+export const CONTRACT_VERSION = '1.1.0';
 export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 /** A named shape: a `$defs` entry of every document that reaches it. */

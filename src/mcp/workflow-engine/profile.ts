@@ -11,7 +11,7 @@ import {
   createGuidedEngine,
   elicitedContinue,
   createReleaseScope,
-  GUIDED_SCHEMA_RESOURCES,
+  PUBLISHED_SCHEMA_RESOURCES,
   GUIDED_TOOL_CONTRACTS,
   GuidedToolName,
 } from '../../guided/index.js';
@@ -152,7 +152,7 @@ export function createWorkflowEngineProfile(opts: WorkflowEngineProfileOptions):
       ? { contract, handler, multiRound: elicitedRoute }
       : { contract, handler };
   });
-  const catalogues = new CatalogueCache(GUIDED_SCHEMA_RESOURCES);
+  const catalogues = new CatalogueCache(PUBLISHED_SCHEMA_RESOURCES);
   const lookup = {
     activeRelease: async () => (await scopes.active()).release,
     namedRelease: async (release: string) => (await scopes.named(release))?.release,

@@ -3,7 +3,8 @@
  * executed here at once (its seed commit took the lease); otherwise it claims runs that need work (queued seeds,
  * resumed runs, runs whose owner died and whose lease expired), renews its leases while it executes them, listens for
  * wake-ups, sets aside runs whose flow version its catalog lacks, and on stop lets vertices in flight finish (or aborts
- * them after a grace period) and releases its leases.
+ * them after a grace period) and releases its leases. An observing supervisor (`observe()`, the console's) accepts
+ * starts, resumes and cancels and hands every run to the workers, but never claims, executes or sweeps anything.
  */
 import { systemClock, type Clock } from '../../core/clock.js';
 import { RimthanError } from '../../core/errors.js';
@@ -24,7 +25,7 @@ import { checkSupervisorOptions } from './options.js';
 import { checkSessionId, SupervisorSessionController } from './session-controller.js';
 import type { EngineHandle, LocalSlot, SessionController, SupervisorOptions } from './types.js';
 
-type State = 'idle' | 'running' | 'stopping' | 'stopped';
+type State = 'idle' | 'observing' | 'running' | 'stopping' | 'stopped';
 
 interface LocalExecution {
   readonly halt: AbortController;
@@ -124,7 +125,13 @@ export class Supervisor {
    */
   async start(): Promise<void> {
     if (this.#state === 'running') return;
-    if (this.#state !== 'idle') throw new RimthanError('unavailable', 'a stopped supervisor cannot start again');
+    if (this.#state !== 'idle') {
+      const why =
+        this.#state === 'observing'
+          ? 'an observing supervisor never executes runs'
+          : 'a stopped supervisor cannot start again';
+      throw new RimthanError('unavailable', why);
+    }
     this.#deployment = await checkDeployment(this.#store, this.#catalog, this.#removedVersions, this.#clock);
     if (this.#state !== 'idle') return;
     this.#state = 'running';
@@ -146,6 +153,17 @@ export class Supervisor {
   }
 
   /**
+   * Accepts starts, resumes and cancels without ever executing: every started run is seeded `pending` (no local slot)
+   * and announced to the workers on the store, which claim it; nothing is claimed, adopted, swept or checked here.
+   * For an observer such as the console, which must never run work. Only from idle; stop() ends it.
+   */
+  observe(): void {
+    if (this.#state === 'observing') return;
+    if (this.#state !== 'idle') throw new RimthanError('unavailable', 'only an idle supervisor can observe');
+    this.#state = 'observing';
+  }
+
+  /**
    * Stops claiming, lets each vertex in flight finish (up to stopGraceMs), aborts what is left without writing, and
    * releases the leases so another worker can adopt the runs at once. Idempotent.
    */
@@ -155,7 +173,7 @@ export class Supervisor {
   }
 
   async #stop(): Promise<void> {
-    if (this.#state === 'idle') {
+    if (this.#state === 'idle' || this.#state === 'observing') {
       this.#state = 'stopped';
       return;
     }
@@ -191,7 +209,9 @@ export class Supervisor {
       catalog: this.#catalog,
       clock: this.#clock,
       assertAccepting: () => {
-        if (this.#state !== 'running') throw new RimthanError('unavailable', 'the run supervisor is not running');
+        if (this.#state !== 'running' && this.#state !== 'observing') {
+          throw new RimthanError('unavailable', 'the run supervisor is not running');
+        }
       },
       announce: (runId) => {
         this.#wake();
