@@ -7,6 +7,7 @@ import { isRimthanError } from '../core/index.js';
 import { packageVersion } from '../package/index.js';
 import { CommandFailed, debugDetail, errorKind, ExitCode, systemFailure, UsageError } from './errors.js';
 import { helpText } from './help.js';
+import { terminalIo } from './io.js';
 import type { CliIo } from './io.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<void>;
@@ -58,7 +59,9 @@ export function exitCodeFor(error: unknown, io: CliIo): ExitCode {
   return code;
 }
 
-function reportFor(error: unknown, io: CliIo): ExitCode {
+function reportFor(error: unknown, given: CliIo): ExitCode {
+  // A message may carry text a server or a file sent (a name, a reason): escaped for the terminal, bounded.
+  const io = terminalIo(given);
   if (error instanceof UsageError) {
     const hint = error.topic === '' ? 'rimthan --help' : `rimthan ${error.topic} --help`;
     io.err(`rimthan: ${error.message}\nSee: ${hint}`);
