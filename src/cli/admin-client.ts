@@ -61,20 +61,22 @@ async function boundedBody(response: Response): Promise<Uint8Array | undefined> 
     await response.body?.cancel().catch(() => undefined);
     return declared > MAX_ADMIN_ANSWER_BYTES ? undefined : new Uint8Array();
   }
-  const chunks: Uint8Array[] = [];
   let total = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_ADMIN_ANSWER_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total);
+  let over = false;
+  const counted = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        total += chunk.byteLength;
+        if (total <= MAX_ADMIN_ANSWER_BYTES) controller.enqueue(chunk);
+        else {
+          over = true; // the rest is not read: the source is cancelled
+          controller.terminate();
+        }
+      },
+    }),
+  );
+  const bytes = new Uint8Array(await new Response(counted).arrayBuffer());
+  return over ? undefined : bytes;
 }
 
 export function adminClient(rawUrl: string, io: CliIo, timeoutMs: number): AdminClient {
@@ -135,7 +137,8 @@ export function adminClient(rawUrl: string, io: CliIo, timeoutMs: number): Admin
           cause: error,
         });
       }
-      if (bytes === undefined) throw unexpected(`sent an answer larger than ${MAX_ADMIN_ANSWER_BYTES} bytes (HTTP ${status})`);
+      if (bytes === undefined)
+        throw unexpected(`sent an answer larger than ${MAX_ADMIN_ANSWER_BYTES} bytes (HTTP ${status})`);
       const parsed = parseStrictJsonBytes(bytes, { maxBytes: MAX_ADMIN_ANSWER_BYTES, maxDepth: MAX_ANSWER_DEPTH });
       if (!parsed.ok) throw unexpected(`sent an answer that is not JSON (${parsed.reason}, HTTP ${status})`);
       const expected: AdminAnswer = response.ok ? answer : 'error';

@@ -8,8 +8,13 @@
 
 /** Characters a terminal acts on, or that change how the text around them reads, or that cannot be encoded. */
 // In `u` mode a surrogate pair is one code point beyond U+FFFF, so the surrogate range matches lone halves only.
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/gu;
-const UNSAFE_OR_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/gu;
+/* eslint-disable no-control-regex -- the control characters are exactly what must not reach a terminal */
+const UNSAFE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/gu;
+// As UNSAFE, newline and tab included.
+const UNSAFE_OR_LINE =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/gu;
+/* eslint-enable no-control-regex */
 
 /** The longest value `shown` prints (characters), and the longest whole output `terminalText` writes. */
 export const MAX_SHOWN_CHARS = 500;
