@@ -63,9 +63,9 @@ export const ADMIN_ANSWERS = {
   }),
   history: closed({ history: list(CHANGE) }),
   change: closed({ change: CHANGE }),
-  error: closed(
-    { error: closed({ code: text(64), message: text(4096), reason: text(200), entry: text(1024) }, ['reason', 'entry']) },
-  ),
+  error: closed({
+    error: closed({ code: text(64), message: text(4096), reason: text(200), entry: text(1024) }, ['reason', 'entry']),
+  }),
 } as const satisfies Record<string, JsonObject>;
 export type AdminAnswer = keyof typeof ADMIN_ANSWERS;
 
