@@ -55,7 +55,7 @@ function isHelp(arg: string | undefined): boolean {
 /** Maps an outcome to an exit code, printing what the user needs on stderr. */
 export function exitCodeFor(error: unknown, io: CliIo): ExitCode {
   const code = reportFor(error, io);
-  if (io.debug === true && !(error instanceof UsageError)) io.err(debugDetail(error));
+  if (io.debug === true && !(error instanceof UsageError)) terminalIo(io).err(debugDetail(error));
   return code;
 }
 

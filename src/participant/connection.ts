@@ -18,7 +18,13 @@ import { isJsonObject, parseStrictJson } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import { GuidedToolName } from '../guided/index.js';
 import { isParticipantError, ParticipantError, ParticipantErrorCode } from './errors.js';
-import { checkToolError, checkToolResult, MAX_RESOURCE_CHARS, MAX_SERVED_DEPTH } from './served-shapes.js';
+import {
+  checkToolError,
+  checkToolResult,
+  MAX_RESOURCE_CHARS,
+  MAX_SERVED_DEPTH,
+  nestsDeeperThan,
+} from './served-shapes.js';
 import { SKILLS_EXTENSION } from './skill-assets.js';
 import type { SkillGetter } from './skill-assets.js';
 
@@ -281,6 +287,12 @@ export async function connectServer(target: ServerTarget, options: ConnectOption
               requestOptions,
             );
             const skill = (result as { skill?: unknown }).skill;
+            if (nestsDeeperThan(skill, MAX_SERVED_DEPTH)) {
+              throw new ParticipantError(
+                ParticipantErrorCode.ServerMismatch,
+                `the server sent an answer to skills/get that nests deeper than ${MAX_SERVED_DEPTH} levels`,
+              );
+            }
             return isJsonObject(skill) ? skill : undefined;
           } catch (error) {
             if ((error as { code?: unknown }).code === INVALID_PARAMS) return undefined; // not a skill it serves
