@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { runCli } from '../../src/cli/run.js';
+import { isParticipantError, Workspace } from '../../src/participant/index.js';
 import { bounded, MAX_SHOWN_CHARS, shown, terminalText } from '../../src/cli/terminal.js';
 import { ANSI, hostileAdmin, hostileMcp } from './hostile-servers.js';
 import type { Listening } from './hostile-servers.js';
@@ -113,5 +114,28 @@ describe('what a hostile server sends reaches the terminal escaped', () => {
     assert.deepEqual(io.stdout, []);
     assert.ok(io.stderr.join('').length < 500, io.stderr.join(''));
     assert.match(io.stderr.join(''), /sent an answer larger than 8388608 bytes/);
+  });
+});
+
+describe('a path the file system cannot hold is a refusal, not a system error', () => {
+  test('a segment over 255 bytes is refused before the file system is asked; ENAMETOOLONG from it is refused too', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rimthan-long-path-'));
+    try {
+      const workspace = new Workspace(dir);
+      const refused = (words: RegExp) => (error: unknown) =>
+        isParticipantError(error, 'unsafe_path') && words.test(error.message);
+      assert.throws(
+        () => workspace.write(`docs/${'y'.repeat(300)}.md`, Buffer.from('x')),
+        refused(/has a segment longer than 255 bytes$/),
+      );
+      // 250 bytes pass the check; the temporary file beside it does not fit, and the file system says so.
+      assert.throws(
+        () => workspace.write('z'.repeat(250), Buffer.from('x')),
+        refused(/is longer than the file system allows \(ENAMETOOLONG\)$/),
+      );
+      assert.throws(() => workspace.read(`${'w'.repeat(256)}`, 10), refused(/longer than 255 bytes/));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
