@@ -154,6 +154,7 @@ function transportFor(target: ServerTarget): { transport: Transport; stderrTail:
       args: [...target.args],
       env,
       stderr: 'pipe',
+      maxBufferSize: MAX_ANSWER_BYTES, // one message at most as large as an HTTP answer may be
       ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
     });
     let tail = '';
