@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { CommandFailed } from './errors.js';
+import { terminalText } from './terminal.js';
 
 /**
  * What a command may touch of its process: two output streams, the environment, the working directory and a way to
@@ -33,6 +34,17 @@ export async function readAll(stream: NodeJS.ReadableStream, maxBytes: number): 
     chunks.push(bytes);
   }
   return Buffer.concat(chunks, total);
+}
+
+/**
+ * `io` whose output is safe for a terminal: every write has its control characters escaped (newlines and tabs kept)
+ * and is bounded (terminal.ts). The commands that print what a server sent (admin, participant) write through it.
+ */
+export function terminalIo(io: CliIo): CliIo {
+  return Object.create(io, {
+    out: { value: (text: string) => io.out(terminalText(text)), enumerable: true },
+    err: { value: (text: string) => io.err(terminalText(text)), enumerable: true },
+  }) as CliIo;
 }
 
 /** Writes one line to stderr (what the last-resort error report needs, even before a CliIo exists). */

@@ -7,6 +7,7 @@ import { isRimthanError } from '../core/index.js';
 import { packageVersion } from '../package/index.js';
 import { CommandFailed, debugDetail, errorKind, ExitCode, systemFailure, UsageError } from './errors.js';
 import { helpText } from './help.js';
+import { terminalIo } from './io.js';
 import type { CliIo } from './io.js';
 import { jsonStderr, requestedLogFormat, stderrLogger } from './serve-log.js';
 import { errorKindOf, jsonLogger } from '../observability/log.js';
@@ -56,7 +57,7 @@ function isHelp(arg: string | undefined): boolean {
 /** Maps an outcome to an exit code, printing what the user needs on stderr. */
 export function exitCodeFor(error: unknown, io: CliIo): ExitCode {
   const code = reportFor(error, io);
-  if (io.debug === true && !(error instanceof UsageError)) io.err(debugDetail(error));
+  if (io.debug === true && !(error instanceof UsageError)) terminalIo(io).err(debugDetail(error));
   return code;
 }
 
@@ -95,9 +96,11 @@ function describeFailure(error: unknown): Report {
 }
 
 /** Prints what the user needs on stderr: `rimthan: …` lines, or with a JSON stderr one object per refusal or fault. */
-function reportFor(error: unknown, io: CliIo): ExitCode {
+function reportFor(error: unknown, given: CliIo): ExitCode {
   const report = describeFailure(error);
-  const logger = stderrLogger(io);
+  const logger = stderrLogger(given);
+  // A message may carry text a server or a file sent (a name, a reason): escaped for the terminal, bounded.
+  const io = terminalIo(given);
   if ('reported' in report) return report.exit;
   if ('fault' in report) {
     if (logger !== undefined) logger.fault('cli', report.fault);

@@ -3,16 +3,28 @@
  * participant launches the server command) or Streamable HTTP (a URL and a bearer token). It checks the server is a
  * Rimthan workflow-engine endpoint (server name, exactly the four guided tools), turns tool errors into typed
  * outcomes and reads release resources, and skill entries (skills/get) when it declared the Skills extension.
+ *
+ * The server is not trusted: every request has a timeout (`timeoutMs`), an HTTP redirect is refused (never followed
+ * with the token), an HTTP answer is read up to a bound, every tool result is checked against its contract
+ * (served-shapes.ts), and a failure of the MCP client (a timeout, an answer that is not MCP) is a ParticipantError
+ * naming the server, never the client's own error.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { isJsonObject } from '../core/index.js';
+import { ErrorCode as McpErrorCode, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonObject, parseStrictJson } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import { GuidedToolName } from '../guided/index.js';
-import { ParticipantError, ParticipantErrorCode } from './errors.js';
+import { isParticipantError, ParticipantError, ParticipantErrorCode } from './errors.js';
+import {
+  checkToolError,
+  checkToolResult,
+  MAX_RESOURCE_CHARS,
+  MAX_SERVED_DEPTH,
+  nestsDeeperThan,
+} from './served-shapes.js';
 import { SKILLS_EXTENSION } from './skill-assets.js';
 import type { SkillGetter } from './skill-assets.js';
 
@@ -55,21 +67,46 @@ export type ServerTarget =
 
 const RESOURCE_NOT_FOUND = -32002;
 const INVALID_PARAMS = -32602;
+/** The default of `timeoutMs`: how long one request may wait for its answer. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** The largest HTTP answer read (a step payload with its inline assets stays far below it). */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+/** More pages of resources/list than any release has: a server that never ends its list is refused. */
+const MAX_RESOURCE_PAGES = 100;
 
-function valueOf(result: { structuredContent?: unknown; content?: unknown }): { value: JsonObject; bytes: number } {
-  const content = (Array.isArray(result.content) ? result.content : []) as { type?: string; text?: string }[];
-  const text = content.find((c) => c.type === 'text')?.text;
+function valueOf(result: { structuredContent?: unknown; content?: unknown }): { value: unknown; bytes: number } {
+  const content = (Array.isArray(result.content) ? result.content : []) as { type?: unknown; text?: unknown }[];
+  const found = content.find((c) => c.type === 'text')?.text;
+  const text = typeof found === 'string' ? found : undefined;
   const bytes = text === undefined ? 0 : Buffer.byteLength(text, 'utf8');
-  if (isJsonObject(result.structuredContent)) return { value: result.structuredContent, bytes };
+  if (result.structuredContent !== undefined) return { value: result.structuredContent, bytes };
   if (text !== undefined) {
-    try {
-      const parsed = JSON.parse(text) as unknown;
-      if (isJsonObject(parsed)) return { value: parsed, bytes };
-    } catch {
-      // fall through: not JSON
-    }
+    const parsed = parseStrictJson(text, { maxBytes: MAX_ANSWER_BYTES, maxDepth: MAX_SERVED_DEPTH });
+    if (parsed.ok) return { value: parsed.value, bytes };
   }
   throw new ParticipantError(ParticipantErrorCode.ServerMismatch, 'the server answered a tool call without JSON');
+}
+
+/** A response whose body fails once more than `max` bytes arrived (the client reads no further). */
+function boundedResponse(response: Response, max: number, where: string): Response {
+  const tooLarge = (): ParticipantError =>
+    new ParticipantError(ParticipantErrorCode.ServerMismatch, `${where} sent an answer larger than ${max} bytes`);
+  if (Number(response.headers.get('content-length') ?? 0) > max) {
+    void response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (response.body === null) return response;
+  let total = 0;
+  const counted = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        total += chunk.byteLength;
+        if (total > max) controller.error(tooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /**
@@ -89,6 +126,24 @@ async function retryingFetch(url: string | URL, init?: RequestInit): Promise<Res
   }
 }
 
+/**
+ * The fetch the HTTP transport uses: never follows a redirect (the bearer token would go along to wherever the
+ * server points), and reads an answer up to MAX_ANSWER_BYTES.
+ */
+function guardedFetch(where: string): (url: string | URL, init?: RequestInit) => Promise<Response> {
+  return async (url, init) => {
+    const response = await retryingFetch(url, { ...init, redirect: 'manual' });
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new ParticipantError(
+        ParticipantErrorCode.ServerRefused,
+        `${where} answered with a redirect (HTTP ${response.status}); redirects are not followed: give the final URL`,
+      );
+    }
+    return boundedResponse(response, MAX_ANSWER_BYTES, where);
+  };
+}
+
 /** A transport and, for stdio, the tail of the server's stderr (its last words when it fails to start). */
 function transportFor(target: ServerTarget): { transport: Transport; stderrTail: () => string } {
   if (target.kind === 'stdio') {
@@ -99,6 +154,7 @@ function transportFor(target: ServerTarget): { transport: Transport; stderrTail:
       args: [...target.args],
       env,
       stderr: 'pipe',
+      maxBufferSize: MAX_ANSWER_BYTES, // one message at most as large as an HTTP answer may be
       ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
     });
     let tail = '';
@@ -112,7 +168,7 @@ function transportFor(target: ServerTarget): { transport: Transport; stderrTail:
   return {
     transport: new StreamableHTTPClientTransport(new URL(target.url), {
       requestInit: { headers },
-      fetch: retryingFetch,
+      fetch: guardedFetch(describeTarget(target)),
     }),
     stderrTail: () => '',
   };
@@ -123,18 +179,71 @@ export function describeTarget(target: ServerTarget): string {
   return target.kind === 'stdio' ? `the server command ${target.command}` : `the server at ${target.url}`;
 }
 
+/** Options of a connection. */
+export interface ConnectOptions {
+  /** How long each request (the handshake included) may wait for its answer; default DEFAULT_TIMEOUT_MS. */
+  readonly timeoutMs?: number;
+}
+
+/** True for the MCP client's timeout of a request (the cause of a ParticipantError it became). */
+export function isRequestTimeout(error: unknown): boolean {
+  return error instanceof McpError && error.code === (McpErrorCode.RequestTimeout as number);
+}
+
+/**
+ * What became of a failed MCP client request: a refusal of ours as it is, a timeout named with its seconds, an
+ * answer the client could not read as MCP (`server_mismatch`), or the server's own error (`server_refused`). Never the
+ * client's error itself (an McpError, a ZodError, a TypeError), so no caller reports it as an unexpected failure.
+ */
+function clientFailure(error: unknown, where: string, timeoutMs: number): ParticipantError {
+  if (isParticipantError(error)) return error;
+  if (isRequestTimeout(error)) {
+    return new ParticipantError(
+      ParticipantErrorCode.ServerRefused,
+      `${where} did not answer within ${timeoutMs / 1000} seconds`,
+      { cause: error },
+    );
+  }
+  const first = error instanceof Error ? (error.message.split('\n')[0] ?? '').slice(0, 200) : '';
+  if (error instanceof McpError) {
+    return new ParticipantError(ParticipantErrorCode.ServerRefused, `${where} failed a request: ${first}`, {
+      cause: error,
+    });
+  }
+  if (error instanceof Error && /^\$?ZodError$/.test(error.name)) {
+    return new ParticipantError(ParticipantErrorCode.ServerMismatch, `${where} sent an answer that is not MCP`, {
+      cause: error,
+    });
+  }
+  return new ParticipantError(
+    ParticipantErrorCode.ServerRefused,
+    `${where} broke off the exchange: ${first === '' ? 'unknown error' : first}`,
+    { cause: error },
+  );
+}
+
 /**
  * Connects and checks identity: an MCP server named `rimthan` listing exactly the four guided tools. Anything else is
  * refused (`server_mismatch`), a connection failure is `server_refused` with its reason.
  */
-export async function connectServer(target: ServerTarget): Promise<GuidedServer> {
+export async function connectServer(target: ServerTarget, options: ConnectOptions = {}): Promise<GuidedServer> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const requestOptions = { timeout: timeoutMs, maxTotalTimeout: timeoutMs };
   const client = new Client({ name: 'rimthan-participant', version: '1.0.0' });
   const where = describeTarget(target);
   const { transport, stderrTail } = transportFor(target);
+  const guard = async <T>(request: Promise<T>): Promise<T> => {
+    try {
+      return await request;
+    } catch (error) {
+      throw clientFailure(error, where, timeoutMs);
+    }
+  };
   try {
-    await client.connect(transport);
+    await client.connect(transport, requestOptions);
   } catch (error) {
     await client.close().catch(() => undefined);
+    if (isParticipantError(error) || isRequestTimeout(error)) throw clientFailure(error, where, timeoutMs);
     const cause = (error as { cause?: { code?: unknown } }).cause?.code;
     const reason =
       (error instanceof Error ? (error.message.split('\n')[0] ?? '').slice(0, 200) : 'unknown error') +
@@ -152,8 +261,14 @@ export async function connectServer(target: ServerTarget): Promise<GuidedServer>
       `${where} is not a Rimthan workflow-engine server (${why})`,
     );
   };
-  if (version?.name !== 'rimthan') await fail(`it calls itself ${JSON.stringify(version?.name ?? '')}`);
-  const { tools } = await client.listTools();
+  if (version?.name !== 'rimthan') await fail(`it calls itself ${JSON.stringify(version?.name ?? '').slice(0, 100)}`);
+  let tools: { name: string }[];
+  try {
+    tools = (await guard(client.listTools(undefined, requestOptions))).tools;
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
+  }
   const names = tools.map((t) => t.name).sort();
   const expected = Object.values(GuidedToolName).sort();
   if (names.length !== expected.length || names.some((n, i) => n !== expected[i])) {
@@ -167,12 +282,22 @@ export async function connectServer(target: ServerTarget): Promise<GuidedServer>
       : async (uri) => {
           try {
             // Any result object; the entry is checked field by field where it is used (skill-assets.ts).
-            const result = await client.request({ method: 'skills/get', params: { uri } }, ResultSchema);
+            const result = await client.request(
+              { method: 'skills/get', params: { uri } },
+              ResultSchema,
+              requestOptions,
+            );
             const skill = (result as { skill?: unknown }).skill;
+            if (nestsDeeperThan(skill, MAX_SERVED_DEPTH)) {
+              throw new ParticipantError(
+                ParticipantErrorCode.ServerMismatch,
+                `the server sent an answer to skills/get that nests deeper than ${MAX_SERVED_DEPTH} levels`,
+              );
+            }
             return isJsonObject(skill) ? skill : undefined;
           } catch (error) {
             if ((error as { code?: unknown }).code === INVALID_PARAMS) return undefined; // not a skill it serves
-            throw error;
+            throw clientFailure(error, where, timeoutMs);
           }
         };
   return {
@@ -180,38 +305,47 @@ export async function connectServer(target: ServerTarget): Promise<GuidedServer>
     info: { name: version?.name ?? '', version: version?.version ?? '' },
     received,
     async call(tool, args) {
-      const result = await client.callTool({ name: tool, arguments: args });
+      const result = await guard(client.callTool({ name: tool, arguments: args }, undefined, requestOptions));
       const { value, bytes } = valueOf(result as { structuredContent?: unknown; content?: unknown });
       received.bytes += bytes;
       received.calls += 1;
-      if (result.isError !== true) return { ok: true, value };
-      const error = value['error'];
-      if (!isJsonObject(error)) return { ok: false, error: { code: 'unknown', message: 'tool error' } };
-      const e = error;
+      if (result.isError !== true) return { ok: true, value: checkToolResult(tool, value) };
+      const e = checkToolError(tool, value);
       return {
         ok: false,
-        error: {
-          code: typeof e['code'] === 'string' ? e['code'] : 'unknown',
-          message: typeof e['message'] === 'string' ? e['message'] : '',
-          ...(typeof e['reason'] === 'string' ? { reason: e['reason'] } : {}),
-        },
+        error: { code: e.code, message: e.message, ...(e.reason === undefined ? {} : { reason: e.reason }) },
       };
     },
     async readResource(uri) {
+      let result;
       try {
-        const result = await client.readResource({ uri });
-        const first = result.contents[0] as { text?: unknown } | undefined;
-        return typeof first?.text === 'string' ? first.text : undefined;
+        result = await client.readResource({ uri }, requestOptions);
       } catch (error) {
         if ((error as { code?: unknown }).code === RESOURCE_NOT_FOUND) return undefined;
-        throw error;
+        throw clientFailure(error, where, timeoutMs);
       }
+      const first = result.contents[0] as { text?: unknown } | undefined;
+      if (typeof first?.text !== 'string') return undefined;
+      if (first.text.length > MAX_RESOURCE_CHARS) {
+        throw new ParticipantError(
+          ParticipantErrorCode.ServerMismatch,
+          `${where} sent a resource longer than ${MAX_RESOURCE_CHARS} characters`,
+        );
+      }
+      return first.text;
     },
     async listResources() {
       const uris: string[] = [];
       let cursor: string | undefined;
+      let pages = 0;
       do {
-        const page = await client.listResources(cursor === undefined ? {} : { cursor });
+        if (++pages > MAX_RESOURCE_PAGES) {
+          throw new ParticipantError(
+            ParticipantErrorCode.ServerMismatch,
+            `${where} lists resources over more than ${MAX_RESOURCE_PAGES} pages`,
+          );
+        }
+        const page = await guard(client.listResources(cursor === undefined ? {} : { cursor }, requestOptions));
         uris.push(...page.resources.map((r) => r.uri));
         cursor = page.nextCursor;
       } while (cursor !== undefined);

@@ -4,27 +4,28 @@
  * workflow definition (pinned host adapters, every step's outputs, the confirmed-state schema) and step definitions.
  */
 import { str } from './payload.js';
-import { isJsonObject } from '../core/index.js';
 import type { JsonObject } from '../core/index.js';
 import { ParticipantError, ParticipantErrorCode } from './errors.js';
 import type { GuidedServer } from './connection.js';
+import { checkResourceJson } from './served-shapes.js';
+import type { ServedResource } from './served-shapes.js';
 
 const SUMMARY = /^rimthan:\/\/registry\/([^/]+)\/summary$/;
 
-/** Reads a JSON resource; undefined when the server does not serve it. */
-export async function readJson(server: GuidedServer, uri: string): Promise<JsonObject | undefined> {
+/** Reads a JSON resource of `kind`, checked (served-shapes.ts); undefined when the server does not serve it. */
+export async function readJson(
+  server: GuidedServer,
+  uri: string,
+  kind: ServedResource,
+): Promise<JsonObject | undefined> {
   const text = await server.readResource(uri);
-  if (text === undefined) return undefined;
-  const value = JSON.parse(text) as unknown;
-  if (!isJsonObject(value))
-    throw new ParticipantError(ParticipantErrorCode.ServerMismatch, `${uri} is not a JSON object`);
-  return value;
+  return text === undefined ? undefined : checkResourceJson(kind, uri, text);
 }
 
 /** The release summary the server lists (its active release). */
 export async function activeSummary(server: GuidedServer): Promise<JsonObject> {
   const uri = (await server.listResources()).find((u) => SUMMARY.test(u));
-  const summary = uri === undefined ? undefined : await readJson(server, uri);
+  const summary = uri === undefined ? undefined : await readJson(server, uri, 'summary');
   if (summary === undefined) {
     throw new ParticipantError(ParticipantErrorCode.ServerMismatch, 'the server lists no release summary');
   }
@@ -33,7 +34,7 @@ export async function activeSummary(server: GuidedServer): Promise<JsonObject> {
 
 /** The summary of release `name`; undefined when the server does not serve it. */
 export function releaseSummary(server: GuidedServer, name: string): Promise<JsonObject | undefined> {
-  return readJson(server, `rimthan://registry/${name}/summary`);
+  return readJson(server, `rimthan://registry/${name}/summary`, 'summary');
 }
 
 /** The workflow definition of `workflow` (id or alias; newest version unless given) in a release summary. */
@@ -50,7 +51,8 @@ export async function workflowDefinition(
       (version === undefined || w['version'] === version),
   );
   const newest = matching.sort((a, b) => compareVersions(str(b['version']), str(a['version'])))[0];
-  const definition = newest === undefined ? undefined : await readJson(server, str(newest['definition_uri']));
+  const definition =
+    newest === undefined ? undefined : await readJson(server, str(newest['definition_uri']), 'definition');
   if (definition === undefined) {
     throw new ParticipantError(
       ParticipantErrorCode.WrongStep,
@@ -67,6 +69,7 @@ export async function pinnedWorkflow(server: GuidedServer, checkpoint: JsonObjec
   const definition = await readJson(
     server,
     `rimthan://registry/${release}/workflows/${str(wf['id'])}/${str(wf['version'])}/definition`,
+    'definition',
   );
   if (definition === undefined) {
     throw new ParticipantError(
@@ -99,7 +102,7 @@ export async function confirmedStateSchema(
 ): Promise<JsonObject | undefined> {
   const ref = workflow['confirmed_state_schema'] as JsonObject | undefined;
   if (ref === undefined) return undefined;
-  return readJson(server, `rimthan://registry/${release}/schemas/${str(ref['id'])}/${str(ref['version'])}`);
+  return readJson(server, `rimthan://registry/${release}/schemas/${str(ref['id'])}/${str(ref['version'])}`, 'schema');
 }
 
 function compareVersions(a: string, b: string): number {

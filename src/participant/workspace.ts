@@ -3,7 +3,8 @@
  * normalised POSIX and outside the reserved folders (`.git`, `.hg`, `.svn`, `.rimthan`); every component below the
  * workspace root is checked with `lstat` and a symbolic link anywhere is refused, never followed. Files are read
  * back as the bytes on disk (opened with O_NOFOLLOW and checked to be the file lstat saw) and written atomically
- * (a temporary file in the same folder, fsync, rename).
+ * (a temporary file in the same folder, fsync, rename). A path the file system cannot hold (a name longer than it
+ * allows, ENAMETOOLONG) is refused like any other unsafe path, before or when the file system says so.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -25,12 +26,32 @@ import { join } from 'node:path';
 import { projectPathProblem } from '../registry/index.js';
 import { ParticipantError, ParticipantErrorCode } from './errors.js';
 
+/** The longest file name (one path segment, in UTF-8 bytes) the common file systems hold. */
+export const MAX_SEGMENT_BYTES = 255;
+
 /** What `lstat` found at a workspace path whose parents are all real folders. */
 export type PathState = { readonly kind: 'missing' } | { readonly kind: 'file'; readonly stats: Stats };
 
-function lstatOrUndefined(path: string): Stats | undefined {
+function tooLong(shown: string): ParticipantError {
+  return new ParticipantError(
+    ParticipantErrorCode.UnsafePath,
+    `${JSON.stringify(shown.slice(0, 200))} is longer than the file system allows (ENAMETOOLONG)`,
+  );
+}
+
+/** Runs a file-system call, turning ENAMETOOLONG into the refusal of an unsafe path. */
+function holding<T>(shown: string, call: () => T): T {
   try {
-    return lstatSync(path);
+    return call();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENAMETOOLONG') throw tooLong(shown);
+    throw error;
+  }
+}
+
+function lstatOrUndefined(path: string, shown: string): Stats | undefined {
+  try {
+    return holding(shown, () => lstatSync(path));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -48,9 +69,12 @@ export class Workspace {
 
   /** Refuses a path the server would refuse (absolute, `..`, backslash, reserved folder), naming why. */
   checkPath(path: string, what = 'path'): void {
-    const problem = projectPathProblem(path);
+    const long = path.split('/').some((segment) => Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES);
+    const problem =
+      projectPathProblem(path) ?? (long ? `has a segment longer than ${MAX_SEGMENT_BYTES} bytes` : undefined);
     if (problem !== undefined) {
-      throw new ParticipantError(ParticipantErrorCode.UnsafePath, `${what} ${JSON.stringify(path)} ${problem}`);
+      const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+      throw new ParticipantError(ParticipantErrorCode.UnsafePath, `${what} ${JSON.stringify(shown)} ${problem}`);
     }
   }
 
@@ -62,7 +86,7 @@ export class Workspace {
     let current = this.root;
     for (let i = 0; i < segments.length; i++) {
       current = join(current, segments[i] as string);
-      const stats = lstatOrUndefined(current);
+      const stats = lstatOrUndefined(current, shown);
       const prefix = segments.slice(0, i + 1).join('/');
       if (stats === undefined) return { kind: 'missing' };
       if (stats.isSymbolicLink()) {
@@ -124,7 +148,7 @@ export class Workspace {
     if (found.stats.size > maxBytes) {
       throw new ParticipantError(ParticipantErrorCode.ArtifactUnreadable, `${shown} is larger than ${maxBytes} bytes`);
     }
-    const fd = openSync(join(this.root, ...segments), constants.O_RDONLY | constants.O_NOFOLLOW);
+    const fd = holding(shown, () => openSync(join(this.root, ...segments), constants.O_RDONLY | constants.O_NOFOLLOW));
     try {
       const stats = fstatSync(fd);
       if (stats.ino !== found.stats.ino || stats.dev !== found.stats.dev || !stats.isFile()) {
@@ -154,9 +178,9 @@ export class Workspace {
     let folder = this.root;
     for (let i = 0; i < segments.length - 1; i++) {
       folder = join(folder, segments[i] as string);
-      const stats = lstatOrUndefined(folder);
+      const stats = lstatOrUndefined(folder, shown);
       const prefix = segments.slice(0, i + 1).join('/');
-      if (stats === undefined) mkdirSync(folder);
+      if (stats === undefined) holding(shown, () => mkdirSync(folder));
       else if (stats.isSymbolicLink()) {
         throw new ParticipantError(
           ParticipantErrorCode.SymlinkRefused,
@@ -169,7 +193,9 @@ export class Workspace {
     this.stateOf(segments, shown); // the target itself: absent or a regular file, never a link
     const target = join(this.root, ...segments);
     const temp = join(folder, `.${segments[segments.length - 1] ?? 'file'}.${randomBytes(6).toString('hex')}.tmp`);
-    const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+    const fd = holding(shown, () =>
+      openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644),
+    );
     try {
       let offset = 0;
       while (offset < bytes.byteLength) offset += writeSync(fd, bytes, offset);

@@ -4,7 +4,7 @@
  * stack and without `--debug`. A message the CLI changes, or a row nobody can produce, fails here.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
@@ -14,6 +14,11 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { packageRoot } from '../../src/package/index.js';
 import { SqliteRunStore } from '../../src/runs/index.js';
+import type { JsonObject } from '../../src/core/index.js';
+import { HOST, httpServer } from '../participant/support/cli.js';
+import type { Served } from '../participant/support/cli.js';
+import { hostileAdmin, hostileMcp, rewritingProxy } from './hostile-servers.js';
+import type { Listening } from './hostile-servers.js';
 import { documentedRows } from './support.js';
 import type { DocumentedRow } from './support.js';
 
@@ -426,5 +431,203 @@ describe('docs/cli.md: every message, with its exit code, from the real executab
     assert.equal(result.status, 1);
     assert.throws(() => readFileSync(at('typo2', 'x.db')), { code: 'ENOENT' });
     assert.throws(() => readFileSync(at('typo2')), { code: 'ENOENT' });
+  });
+});
+
+/** Runs the real executable without blocking this process (the hostile servers answer from it). */
+function spawnCli(
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<{ status: number | null; stderr: string; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MAIN, ...args], {
+      cwd,
+      env: { PATH: process.env['PATH'] ?? '', HOME: cwd, XDG_STATE_HOME: join(cwd, 'state'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('close', (status) => resolve({ status, stderr, stdout }));
+  });
+}
+
+describe('docs/cli.md: every message about what a server sends, from the real executable against hostile servers', () => {
+  const work = mkdtempSync(join(tmpdir(), 'rimthan-hostile-messages-'));
+  const ADMIN_TOKEN = 'hostile-admin-token-0123456789abcdef';
+  let admin: Listening;
+  let mcp: Listening;
+  let proxy: Listening;
+  let served: Served;
+
+  before(async () => {
+    admin = await hostileAdmin();
+    mcp = await hostileMcp();
+    mkdirSync(join(work, 'state'));
+    served = await httpServer(join(work, 'state'));
+    const upstream = served.target.kind === 'http' ? served.target.url : '';
+    proxy = await rewritingProxy(upstream, (scenario, rpc, answer) => {
+      const params = rpc.params as { name?: string } | undefined;
+      if (rpc.method !== 'tools/call' || params?.name !== 'rimthan.continue_workflow') return answer;
+      const result = answer['result'] as { structuredContent?: { step?: { host_assets?: JsonObject[] } } };
+      const local = result.structuredContent?.step?.host_assets?.find((a) => a['project_local'] !== null);
+      if (local === undefined) return answer;
+      const path = scenario === 'dotdot' ? '../outside.md' : scenario === 'long' ? 'x'.repeat(250) : undefined;
+      if (path !== undefined) (local['project_local'] as JsonObject)['path'] = path;
+      return answer;
+    });
+  });
+  after(async () => {
+    await proxy.close();
+    await served.close();
+    await mcp.close();
+    await admin.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('every row is produced, with its exit code, in one line, escaped, without a stack', async () => {
+    const rows = documentedRows(
+      readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8'),
+      'Messages about what a server sends',
+    );
+    const adminRun =
+      (scenario: string, ...extra: string[]): (() => ReturnType<typeof spawnCli>) =>
+      () =>
+        spawnCli(['admin', 'list', '--url', `${admin.url}/${scenario}`, ...extra], work, {
+          RIMTHAN_ADMIN_BEARER_TOKEN: ADMIN_TOKEN,
+        });
+    const start =
+      (scenario: string, ...extra: string[]): (() => ReturnType<typeof spawnCli>) =>
+      () => {
+        const dir = mkdtempSync(join(work, `${scenario}-`));
+        return spawnCli(
+          [
+            'participant',
+            'start',
+            '--workflow',
+            'w',
+            '--harness',
+            'codex',
+            '--yes',
+            '--url',
+            `${mcp.url}/${scenario}/mcp`,
+          ]
+            .concat(extra.includes('--no-adapter') ? [] : ['--adapter', 'a@1.0.0'])
+            .concat(extra.filter((e) => e !== '--no-adapter')),
+          dir,
+        );
+      };
+    const tokenFile = join(work, 'token');
+    const assets =
+      (scenario: string): (() => ReturnType<typeof spawnCli>) =>
+      async () => {
+        const dir = mkdtempSync(join(work, `${scenario}-`));
+        writeFileSync(tokenFile, `${served.target.kind === 'http' ? (served.target.token ?? '') : ''}\n`, {
+          mode: 0o600,
+        });
+        const through = ['--url', `${proxy.url}/${scenario}/mcp`, '--token-file', tokenFile];
+        const started = await spawnCli(
+          [
+            'participant',
+            'start',
+            '--workflow',
+            'research',
+            ...HOST,
+            '--set',
+            'objective=Pick a queue',
+            '--yes',
+            ...through,
+          ],
+          dir,
+        );
+        assert.equal(started.status, 0, started.stderr);
+        return spawnCli(['participant', 'write-assets', ...through], dir);
+      };
+    const scenarios: { row: string; run: () => ReturnType<typeof spawnCli> }[] = [
+      {
+        row: '--timeout takes seconds, more than 0 and at most 3600 (e.g. 30)',
+        run: adminRun('shape', '--timeout', '0'),
+      },
+      {
+        row: 'the Admin API at <url> did not answer within <seconds> seconds (wait longer with --timeout SECONDS)',
+        run: adminRun('stall', '--timeout', '0.5'),
+      },
+      {
+        row: 'the Admin API at <url> did not answer within <seconds> seconds (wait longer with --timeout SECONDS)',
+        run: adminRun('stall-body', '--timeout', '0.5'),
+      },
+      {
+        row: 'the Admin API at <url> redirects to <location> (HTTP <status>); redirects are not followed: give the final URL as --url',
+        run: adminRun('redirect'),
+      },
+      {
+        row: 'the Admin API at <url> sent an answer larger than <bytes> bytes (HTTP <status>)',
+        run: adminRun('huge'),
+      },
+      {
+        row: 'the Admin API at <url> sent an answer that is not JSON (<reason>, HTTP <status>)',
+        run: adminRun('deep'),
+      },
+      {
+        row: 'the Admin API at <url> sent an answer that is not JSON (<reason>, HTTP <status>)',
+        run: adminRun('html'),
+      },
+      {
+        row: 'the Admin API at <url> sent an answer of the wrong shape (<answer> at <schema path>, HTTP <status>)',
+        run: adminRun('shape'),
+      },
+      {
+        row: 'the Admin API at <url> sent an answer of the wrong shape (<answer> at <schema path>, HTTP <status>)',
+        run: adminRun('extra'),
+      },
+      {
+        row: '<server> did not answer within <seconds> seconds (wait longer with --timeout SECONDS)',
+        run: start('stall', '--timeout', '0.5'),
+      },
+      {
+        row: '<server> answered with a redirect (HTTP <status>); redirects are not followed: give the final URL',
+        run: start('redirect'),
+      },
+      { row: '<server> sent an answer larger than <bytes> bytes', run: start('huge') },
+      { row: '<server> sent an answer that is not MCP', run: start('not-mcp') },
+      { row: '<server> failed a request: <reason>', run: start('rpc-error') },
+      { row: '<server> broke off the exchange: <reason>', run: start('hangup') },
+      {
+        row: 'the server sent an answer to <tool> that does not have the documented shape (at <schema path>)',
+        run: start('shape'),
+      },
+      { row: 'the server sent an answer to <tool> that nests deeper than 64 levels', run: start('deep') },
+      {
+        row: 'the server sent <uri> that is not one JSON document (<reason>)',
+        run: start('resource', '--no-adapter'),
+      },
+      { row: 'the project-local path of <asset> "<path>" <problem>', run: assets('dotdot') },
+      { row: '"<path>" is longer than the file system allows (ENAMETOOLONG)', run: assets('long') },
+    ];
+    const covered = new Set<string>();
+    for (const s of scenarios) {
+      const row = rows.find((r) => r.template === s.row);
+      assert.ok(row !== undefined, `docs/cli.md has no row ${s.row}`);
+      const result = await s.run();
+      const lines = result.stderr.replace(/\n$/, '').split('\n');
+      const message = lines[0] ?? '';
+      assert.equal(result.status, row.exit, `${s.row}: ${result.stderr}`);
+      assert.ok(message.startsWith('rimthan: '), `${s.row}: ${result.stderr}`);
+      assert.match(message.slice('rimthan: '.length), row.pattern, s.row);
+      assert.deepEqual(lines.slice(1), row.exit === 2 ? [lines[1] ?? ''] : [], `${s.row}: one line`);
+      assert.doesNotMatch(result.stderr, /unexpected failure|\n\s+at /, s.row);
+      // eslint-disable-next-line no-control-regex -- no control character reaches the terminal
+      assert.doesNotMatch(`${result.stdout}${result.stderr}`, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u, s.row);
+      assert.ok(result.stdout.length + result.stderr.length < 10_000, `${s.row}: bounded output`);
+      assert.ok(!result.stderr.includes(ADMIN_TOKEN), 'no token');
+      covered.add(row.template);
+    }
+    assert.deepEqual(
+      rows.filter((r) => !covered.has(r.template)).map((r) => r.template),
+      [],
+      'every row has a scenario',
+    );
   });
 });

@@ -1,5 +1,6 @@
 /** The option tables of `rimthan admin …`: what their parsers accept and what `--help` prints, in help order. */
 import type { OptionRow, OptionTable } from '../args.js';
+import { TIMEOUT_OPTION } from '../client-timeout.js';
 
 const URL: OptionRow = {
   name: 'url',
@@ -22,11 +23,11 @@ const EXPECTED_CURRENT: OptionRow = {
 const CLEAR: OptionRow = { name: 'clear', type: 'boolean' };
 
 /** What every admin command takes. */
-export const ADMIN_OPTIONS: OptionTable = [URL, JSON_OUTPUT];
+export const ADMIN_OPTIONS: OptionTable = [URL, JSON_OUTPUT, TIMEOUT_OPTION];
 /** `admin activate`. */
-export const ADMIN_ACTIVATE_OPTIONS: OptionTable = [URL, JSON_OUTPUT, EXPECTED_CURRENT];
+export const ADMIN_ACTIVATE_OPTIONS: OptionTable = [URL, JSON_OUTPUT, TIMEOUT_OPTION, EXPECTED_CURRENT];
 /** `admin migration-target`. */
-export const ADMIN_MIGRATION_TARGET_OPTIONS: OptionTable = [URL, JSON_OUTPUT, EXPECTED_CURRENT, CLEAR];
+export const ADMIN_MIGRATION_TARGET_OPTIONS: OptionTable = [URL, JSON_OUTPUT, TIMEOUT_OPTION, EXPECTED_CURRENT, CLEAR];
 
 /** Each admin command's table, by its words. */
 export const ADMIN_TABLES: Readonly<Record<string, OptionTable>> = {

@@ -2,13 +2,15 @@
  * What every `rimthan participant` command shares: the server to talk to (`--server-command CMD` launched over stdio,
  * or `--url URL` over Streamable HTTP with a bearer token from `--token-file` or RIMTHAN_MCP_BEARER_TOKEN, never from
  * the command line), the workspace (`--workspace DIR`, default the working directory), `--json`, and the repository
- * policy (`--protected-path`). Library refusals become one-line failures; the connection is always closed.
+ * policy (`--protected-path`), and `--timeout SECONDS` for each request. Library refusals become one-line failures
+ * (a request that timed out says how to wait longer); the connection is always closed.
  */
 import { isParticipantError, ParticipantSession, Workspace, connectServer } from '../../participant/index.js';
 import type { GuidedServer, ServerTarget } from '../../participant/index.js';
 import { stringList, stringOption } from '../args.js';
 import type { Parsed } from '../args.js';
-import { CommandFailed, UsageError } from '../errors.js';
+import { timeoutMs } from '../client-timeout.js';
+import { CommandFailed, errorKind, UsageError } from '../errors.js';
 import { existingFolder } from '../files.js';
 import type { CliIo } from '../io.js';
 import { tokensFrom } from '../serve-config.js';
@@ -86,10 +88,37 @@ export function policyOf(parsed: Parsed): { conflict: false; protected_paths?: s
   return paths.length === 0 ? { conflict: false } : { conflict: false, protected_paths: paths };
 }
 
-/** Turns a library refusal into a one-line failure with its code. */
-export function asFailure(error: unknown): unknown {
-  if (isParticipantError(error)) return new CommandFailed(error.code, error.message, { cause: error });
+/** The MCP client's timeout code (a ParticipantError it caused says so through its cause). */
+const REQUEST_TIMEOUT = -32001;
+
+/**
+ * Turns a library refusal into a one-line failure with its code. An error the MCP client or the served data raised
+ * past the library's checks (an McpError, a ZodError, a TypeError or RangeError on a shape nobody expected) is the
+ * server's answer failing, not a fault here: it becomes `server_mismatch` naming its kind, its stack kept as the cause
+ * for `--debug`.
+ */
+export function asFailure(error: unknown, target?: ServerTarget): unknown {
+  if (isParticipantError(error)) {
+    const timedOut = (error.cause as { code?: unknown } | undefined)?.code === REQUEST_TIMEOUT;
+    const hint = timedOut ? ' (wait longer with --timeout SECONDS)' : '';
+    return new CommandFailed(error.code, `${error.message}${hint}`, { cause: error });
+  }
+  const kind = error instanceof Error ? error.name : '';
+  if (
+    target !== undefined &&
+    ['McpError', 'ZodError', '$ZodError', 'TypeError', 'RangeError', 'SyntaxError'].includes(kind)
+  ) {
+    return new CommandFailed(
+      'server_mismatch',
+      `${describeServer(target)} sent an answer this client cannot use (${errorKind(error)})`,
+      { cause: error },
+    );
+  }
   return error;
+}
+
+function describeServer(target: ServerTarget): string {
+  return target.kind === 'stdio' ? `the server command ${target.command}` : `the server at ${target.url}`;
 }
 
 /** Connects, runs `body` with a session, always closes the connection. */
@@ -101,12 +130,13 @@ export async function withSession<T>(
 ): Promise<T> {
   const workspace = workspaceOf(parsed, io);
   const target = targetOf(parsed, io, topic);
+  const timeout = timeoutMs(parsed, topic);
   let server: GuidedServer | undefined;
   try {
-    server = await connectServer(target);
+    server = await connectServer(target, { timeoutMs: timeout });
     return await body(new ParticipantSession(server, workspace, { repositoryPolicy: policyOf(parsed) }), server);
   } catch (error) {
-    throw asFailure(error);
+    throw asFailure(error, target);
   } finally {
     await server?.close().catch(() => undefined);
   }

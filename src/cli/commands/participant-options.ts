@@ -3,6 +3,7 @@
  * server and general options get rows of their own; the usage lines name the others.
  */
 import type { OptionRow, OptionTable } from '../args.js';
+import { TIMEOUT_OPTION } from '../client-timeout.js';
 
 /** The server to talk to (one of). */
 export const SERVER_OPTIONS: OptionTable = [
@@ -66,10 +67,25 @@ const NO_PROJECT_LOCAL: OptionRow = { name: 'no-project-local', type: 'boolean' 
 const REPORTS: OptionRow = { name: 'reports', type: 'string', value: 'DIR' };
 
 /** The rows printed under "Options:". */
-export const GENERAL_OPTIONS: OptionTable = [WORKSPACE, JSON_OUTPUT, PROTECTED_PATH, YES, ANSWERS, VALIDATOR_COMMAND];
+export const GENERAL_OPTIONS: OptionTable = [
+  WORKSPACE,
+  JSON_OUTPUT,
+  TIMEOUT_OPTION,
+  PROTECTED_PATH,
+  YES,
+  ANSWERS,
+  VALIDATOR_COMMAND,
+];
 
 /** What every participant command shares: the server, the workspace, `--json`, the repository policy. */
-export const CONNECT_OPTIONS: OptionTable = [...SERVER_OPTIONS, TOKEN_FILE, WORKSPACE, JSON_OUTPUT, PROTECTED_PATH];
+export const CONNECT_OPTIONS: OptionTable = [
+  ...SERVER_OPTIONS,
+  TOKEN_FILE,
+  WORKSPACE,
+  JSON_OUTPUT,
+  TIMEOUT_OPTION,
+  PROTECTED_PATH,
+];
 /** `--yes`: the answer was confirmed by whoever wrote the script. */
 export const CONFIRM_OPTIONS: OptionTable = [YES];
 /** What starting a workflow takes (start, run). */

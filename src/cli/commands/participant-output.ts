@@ -3,11 +3,15 @@
  * words for a person. A result that stops the workflow here (blocked, deterministic failures, failed validators) is
  * printed in full on stdout and then fails the command with one line on stderr, so scripts see exit code 1.
  */
-import { str } from '../../participant/index.js';
+import { str as text } from '../../participant/index.js';
 import type { JsonObject } from '../../core/index.js';
 import type { SessionStatus, WorkOrder } from '../../participant/index.js';
 import { CommandFailed } from '../errors.js';
 import type { CliIo } from '../io.js';
+import { shown } from '../terminal.js';
+
+/** A served value as a person sees it: as text, its controls escaped, bounded (terminal.ts). */
+const str = (value: unknown): string => shown(text(value));
 
 function codesOf(items: readonly JsonObject[], field = 'code'): string {
   return [...new Set(items.map((i) => str(i[field])))].join(', ');
@@ -35,7 +39,7 @@ export function resultWords(result: JsonObject): string[] {
     for (const b of (result['blockers'] ?? []) as JsonObject[]) {
       const detail = Object.entries(b)
         .filter(([k]) => k !== 'code')
-        .map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+        .map(([k, v]) => `${str(k)}=${str(JSON.stringify(v))}`);
       lines.push(`  blocker ${str(b['code'])}${detail.length > 0 ? ` (${detail.join(', ')})` : ''}`);
     }
   }
@@ -43,7 +47,7 @@ export function resultWords(result: JsonObject): string[] {
     for (const f of (result['failures'] ?? []) as JsonObject[]) {
       const detail = Object.entries(f)
         .filter(([k]) => k !== 'code')
-        .map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+        .map(([k, v]) => `${str(k)}=${str(JSON.stringify(v))}`);
       lines.push(`  failure ${str(f['code'])}${detail.length > 0 ? ` (${detail.join(', ')})` : ''}`);
     }
   }
@@ -94,9 +98,9 @@ export function failIfStopped(result: JsonObject): void {
 /** Words for a status. */
 export function statusWords(s: SessionStatus): string[] {
   const lines = [
-    `workflow ${s.workflow.id}@${s.workflow.version} (release ${s.release}), checkpoint ${s.sequence}`,
-    `step ${s.step.id}: ${s.step.title}${s.step.gated ? ' (gated: files and validators)' : ''}`,
-    `confirmed: ${s.confirmed_fields.join(', ') || 'nothing yet'}`,
+    `workflow ${str(s.workflow.id)}@${str(s.workflow.version)} (release ${str(s.release)}), checkpoint ${s.sequence}`,
+    `step ${str(s.step.id)}: ${str(s.step.title)}${s.step.gated ? ' (gated: files and validators)' : ''}`,
+    `confirmed: ${s.confirmed_fields.map(str).join(', ') || 'nothing yet'}`,
   ];
   const changed = new Map(s.changed.map((c) => [c.artifact_id, c]));
   const own = new Set(s.outputs.map((o) => o.artifact_id));
@@ -106,24 +110,29 @@ export function statusWords(s: SessionStatus): string[] {
   };
   for (const o of s.outputs) {
     lines.push(
-      `  ${o.path} (${o.artifact_id}): ${o.accepted ? acceptedWords(o.artifact_id) : o.on_disk ? 'on disk, not yet validated' : 'not written yet'}`,
+      `  ${str(o.path)} (${str(o.artifact_id)}): ${o.accepted ? acceptedWords(o.artifact_id) : o.on_disk ? 'on disk, not yet validated' : 'not written yet'}`,
     );
   }
   for (const c of s.changed) {
-    if (!own.has(c.artifact_id)) lines.push(`  ${c.path} (${c.artifact_id}): ${acceptedWords(c.artifact_id)}`);
+    if (!own.has(c.artifact_id)) {
+      lines.push(`  ${str(c.path)} (${str(c.artifact_id)}): ${acceptedWords(c.artifact_id)}`);
+    }
   }
   for (const a of s.changed_assets) {
     lines.push(
-      `  ${a.path} (${a.kind} ${a.id}@${a.version}): ${a.on_disk ? 'changed' : 'gone'} since setup attested it`,
+      `  ${str(a.path)} (${str(a.kind)} ${str(a.id)}@${str(a.version)}): ${a.on_disk ? 'changed' : 'gone'} since setup attested it`,
     );
   }
   if (s.pending !== null) {
     for (const v of s.pending.validators)
-      lines.push(`  validator ${v}: ${s.pending.reports.includes(v) ? 'report registered' : 'report due'}`);
+      lines.push(`  validator ${str(v)}: ${s.pending.reports.includes(v) ? 'report registered' : 'report due'}`);
   }
   if (s.question !== null)
-    lines.push(`question (${s.question.field}): ${s.question.prompt}`, `  options: ${s.question.options.join(', ')}`);
-  lines.push(`next: ${s.next}`);
+    lines.push(
+      `question (${str(s.question.field)}): ${str(s.question.prompt)}`,
+      `  options: ${s.question.options.map(str).join(', ')}`,
+    );
+  lines.push(`next: ${str(s.next)}`);
   return lines;
 }
 
@@ -131,6 +140,6 @@ export function statusWords(s: SessionStatus): string[] {
 export function workOrderWords(orders: readonly WorkOrder[]): string[] {
   return orders.map(
     (o) =>
-      `  ${o.validator_id}: reads ${o.inputs.map((i) => i.path).join(', ')}${o.required_capabilities.length > 0 ? `; needs ${o.required_capabilities.join(', ')}` : ''}`,
+      `  ${str(o.validator_id)}: reads ${o.inputs.map((i) => str(i.path)).join(', ')}${o.required_capabilities.length > 0 ? `; needs ${o.required_capabilities.map(str).join(', ')}` : ''}`,
   );
 }

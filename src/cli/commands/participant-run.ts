@@ -23,6 +23,7 @@ import type { GivenReport, ParticipantSession, WorkOrder } from '../../participa
 import { parseCommand, positionals, stringOption } from '../args.js';
 import type { Parsed } from '../args.js';
 import { CommandFailed, UsageError } from '../errors.js';
+import { terminalIo } from '../io.js';
 import type { CliIo } from '../io.js';
 import { confirmAnswer } from './participant-confirm.js';
 import { jsonOutput, splitCommand, withSession } from './participant-connect.js';
@@ -182,7 +183,8 @@ async function loop(
 }
 
 /** `participant run`. */
-export async function participantRun(argv: string[], io: CliIo): Promise<void> {
+export async function participantRun(argv: string[], given: CliIo): Promise<void> {
+  const io = terminalIo(given);
   const parsed = parseCommand(argv, PARTICIPANT_RUN_OPTIONS, TOPIC);
   positionals(parsed, 0, 'no positional arguments', TOPIC);
   if (stringOption(parsed, 'validator-command') !== undefined && stringOption(parsed, 'reports') !== undefined) {

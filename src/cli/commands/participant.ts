@@ -14,6 +14,7 @@ import type { GivenReport, ParticipantSession } from '../../participant/index.js
 import { parseCommand, positionals, stringList, stringOption } from '../args.js';
 import type { Parsed } from '../args.js';
 import { UsageError } from '../errors.js';
+import { terminalIo } from '../io.js';
 import type { CliIo } from '../io.js';
 import { confirmAnswer } from './participant-confirm.js';
 import { jsonOutput, withSession } from './participant-connect.js';
@@ -71,7 +72,8 @@ export async function startFromOptions(
 }
 
 /** `participant start`. */
-export async function participantStart(argv: string[], io: CliIo): Promise<void> {
+export async function participantStart(argv: string[], given: CliIo): Promise<void> {
+  const io = terminalIo(given);
   const topic = 'participant start';
   const parsed = parseCommand(argv, PARTICIPANT_START_OPTIONS, topic);
   positionals(parsed, 0, 'no positional arguments', topic);
@@ -81,7 +83,8 @@ export async function participantStart(argv: string[], io: CliIo): Promise<void>
 }
 
 /** `participant status`. */
-export async function participantStatus(argv: string[], io: CliIo): Promise<void> {
+export async function participantStatus(argv: string[], given: CliIo): Promise<void> {
+  const io = terminalIo(given);
   const topic = 'participant status';
   const parsed = parseCommand(argv, CONNECT_OPTIONS, topic);
   positionals(parsed, 0, 'no positional arguments', topic);
@@ -92,7 +95,8 @@ export async function participantStatus(argv: string[], io: CliIo): Promise<void
 }
 
 /** `participant answer FIELD VALUE`. */
-export async function participantAnswer(argv: string[], io: CliIo): Promise<void> {
+export async function participantAnswer(argv: string[], given: CliIo): Promise<void> {
+  const io = terminalIo(given);
   const topic = 'participant answer';
   const parsed = parseCommand(argv, PARTICIPANT_ANSWER_OPTIONS, topic);
   const [field = '', text = ''] = positionals(parsed, 2, 'FIELD VALUE: rimthan participant answer FIELD VALUE', topic);
@@ -104,7 +108,8 @@ export async function participantAnswer(argv: string[], io: CliIo): Promise<void
 }
 
 /** `participant continue`. */
-export async function participantContinue(argv: string[], io: CliIo): Promise<void> {
+export async function participantContinue(argv: string[], given: CliIo): Promise<void> {
+  const io = terminalIo(given);
   const topic = 'participant continue';
   const parsed = parseCommand(argv, CONNECT_OPTIONS, topic);
   positionals(parsed, 0, 'no positional arguments', topic);
@@ -114,7 +119,8 @@ export async function participantContinue(argv: string[], io: CliIo): Promise<vo
 }
 
 /** `participant write-assets [--no-project-local] [--context-out FILE]`. */
-export async function participantWriteAssets(argv: string[], io: CliIo): Promise<void> {
+export async function participantWriteAssets(argv: string[], given: CliIo): Promise<void> {
+  const io = terminalIo(given);
   const topic = 'participant write-assets';
   const parsed = parseCommand(argv, PARTICIPANT_WRITE_ASSETS_OPTIONS, topic);
   positionals(parsed, 0, 'no positional arguments', topic);
@@ -146,7 +152,8 @@ export async function participantWriteAssets(argv: string[], io: CliIo): Promise
 }
 
 /** `participant prepare [--orders DIR]`. */
-export async function participantPrepare(argv: string[], io: CliIo): Promise<void> {
+export async function participantPrepare(argv: string[], given: CliIo): Promise<void> {
+  const io = terminalIo(given);
   const topic = 'participant prepare';
   const parsed = parseCommand(argv, PARTICIPANT_PREPARE_OPTIONS, topic);
   positionals(parsed, 0, 'no positional arguments', topic);
@@ -175,7 +182,8 @@ export async function participantPrepare(argv: string[], io: CliIo): Promise<voi
 }
 
 /** `participant report VALIDATOR FILE`. */
-export async function participantReport(argv: string[], io: CliIo): Promise<void> {
+export async function participantReport(argv: string[], given: CliIo): Promise<void> {
+  const io = terminalIo(given);
   const topic = 'participant report';
   const parsed = parseCommand(argv, CONNECT_OPTIONS, topic);
   const [validator = '', file = ''] = positionals(
@@ -243,7 +251,8 @@ export async function givenReports(session: ParticipantSession, dir: string | un
 }
 
 /** `participant submit [--reports DIR]`. */
-export async function participantSubmit(argv: string[], io: CliIo): Promise<void> {
+export async function participantSubmit(argv: string[], given: CliIo): Promise<void> {
+  const io = terminalIo(given);
   const topic = 'participant submit';
   const parsed = parseCommand(argv, PARTICIPANT_SUBMIT_OPTIONS, topic);
   positionals(parsed, 0, 'no positional arguments', topic);
