@@ -286,8 +286,9 @@ describe('console API with admin tokens', () => {
   });
 
   test('the sign-in form exchanges a token for an HttpOnly SameSite=Strict cookie; a cookie alone cannot change anything', async () => {
+    const form = { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' };
     const failed = await call(running.origin, 'POST', '/auth', {
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: form,
       body: 'token=wrong-token-wrong-token',
     });
     assert.equal(failed.status, 303);
@@ -295,10 +296,7 @@ describe('console API with admin tokens', () => {
     assert.equal(failed.headers['location'], '/login?failed=1');
     assert.match((await call(running.origin, 'GET', '/login?failed=1')).text, /That token was not accepted/);
     assert.doesNotMatch((await call(running.origin, 'GET', '/login')).text, /not accepted/);
-    const signed = await call(running.origin, 'POST', '/auth', {
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: `token=${TOKEN_A}`,
-    });
+    const signed = await call(running.origin, 'POST', '/auth', { headers: form, body: `token=${TOKEN_A}` });
     assert.equal(signed.status, 303);
     const cookie = String(signed.headers['set-cookie']);
     assert.match(cookie, /HttpOnly/);
@@ -306,17 +304,47 @@ describe('console API with admin tokens', () => {
     const pair = cookie.split(';')[0] ?? '';
     const me = await call(running.origin, 'GET', '/api/me', { headers: { Cookie: pair } });
     assert.equal(me.json['mode'], 'caller');
-    const noOrigin = await call(running.origin, 'POST', `/api/runs/${runA}/cancel`, {
-      headers: { Cookie: pair, ...json },
-      body: '{}',
-    });
-    assert.equal(noOrigin.status, 403);
-    const withOrigin = await call(running.origin, 'POST', `/api/runs/${runA}/cancel`, {
-      headers: { Cookie: pair, Origin: running.origin, ...json },
-      body: '{"reason":"done"}',
-    });
-    assert.equal(withOrigin.status, 200, withOrigin.text);
-    assert.equal(withOrigin.json['run_status'], 'cancelled');
+    const csrf = String(me.headers['x-rimthan-csrf']);
+    assert.match(csrf, /^[A-Za-z0-9_-]{43}$/, 'the page is handed its sign-in’s CSRF token');
+    const cancel = (headers: Record<string, string>): Promise<Answer> =>
+      call(running.origin, 'POST', `/api/runs/${runA}/cancel`, {
+        headers: { Cookie: pair, ...json, ...headers },
+        body: '{"reason":"done"}',
+      });
+    // Neither the cookie alone, nor the right Origin alone, nor a token from a page of the same site will do.
+    for (const headers of [
+      {},
+      { Origin: running.origin },
+      { 'X-Rimthan-Csrf': 'A'.repeat(43) },
+      { 'X-Rimthan-Csrf': csrf, 'Sec-Fetch-Site': 'same-site' },
+      { 'Sec-Fetch-Site': 'cross-site' },
+    ]) {
+      const refused = await cancel(headers);
+      assert.equal(refused.status, 403, JSON.stringify(headers));
+      assert.match(refused.text, /must come from the console's own page/);
+    }
+    const withToken = await cancel({ 'X-Rimthan-Csrf': csrf });
+    assert.equal(withToken.status, 200, withToken.text);
+    assert.equal(withToken.json['run_status'], 'cancelled');
+    const fromPage = await cancel({ Origin: running.origin, 'Sec-Fetch-Site': 'same-origin' });
+    assert.equal(fromPage.status, 200, fromPage.text);
+  });
+
+  test('a sign-in without same-origin proof is refused: no cookie, whatever the token', async () => {
+    for (const headers of [
+      {},
+      { Origin: running.origin },
+      { 'Sec-Fetch-Site': 'same-site' },
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { 'Sec-Fetch-Site': 'none' },
+    ]) {
+      const forged = await call(running.origin, 'POST', '/auth', {
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+        body: `token=${TOKEN_B}`,
+      });
+      assert.equal(forged.status, 403, JSON.stringify(headers));
+      assert.equal(forged.headers['set-cookie'], undefined);
+    }
   });
 
   test('a session file is checked by the guided tools; a malformed request is refused', async () => {
@@ -411,8 +439,19 @@ describe('console API on loopback with the one-time link', () => {
     const chosen = await call(running.origin, 'GET', '/api/runs?session=someone', { headers: { Cookie: pair } });
     assert.equal(chosen.status, 200);
     assert.equal((await call(running.origin, 'GET', '/login')).status, 404, 'no token form without tokens');
-    const out = await call(running.origin, 'POST', '/logout', { headers: { Cookie: pair, Origin: running.origin } });
+    for (const headers of [{}, { Origin: running.origin }, { 'Sec-Fetch-Site': 'same-site' }]) {
+      const forged = await call(running.origin, 'POST', '/logout', { headers: { Cookie: pair, ...headers } });
+      assert.equal(forged.status, 403, `a forged sign-out (${JSON.stringify(headers)})`);
+      assert.equal((await call(running.origin, 'GET', '/api/me', { headers: { Cookie: pair } })).status, 200);
+    }
+    const out = await call(running.origin, 'POST', '/logout', {
+      headers: { Cookie: pair, Origin: running.origin, 'Sec-Fetch-Site': 'same-origin' },
+    });
     assert.equal(out.status, 303);
+    assert.match(
+      String(out.headers['set-cookie']),
+      /^rimthan_console=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0$/,
+    );
     assert.equal((await call(running.origin, 'GET', '/api/me', { headers: { Cookie: pair } })).status, 401);
   });
 });
@@ -428,7 +467,12 @@ describe('console API: the operator’s session list', () => {
   };
   const start = async (session: string): Promise<void> => {
     const started = await call(running.origin, 'POST', '/api/runs', {
-      headers: { Cookie: cookie, Origin: running.origin, 'Content-Type': 'application/json' },
+      headers: {
+        Cookie: cookie,
+        Origin: running.origin,
+        'Sec-Fetch-Site': 'same-origin',
+        'Content-Type': 'application/json',
+      },
       body: JSON.stringify({
         session,
         definition_name: APPROVAL_FLOW.name,

@@ -9,8 +9,12 @@
  *   caller and sees only its own session: the same pseudonym the runs profile uses as the session id.
  *
  * Tokens, cookies and sessions are compared by SHA-256 digest in constant time; only digests are kept, in memory.
+ *
+ * Each cookie sign-in has a CSRF token (an HMAC of the cookie's secret under a key of this process, so nothing more is
+ * kept): the console hands it to its own page with every API answer, and the page sends it back on every request that
+ * changes something (see server.ts's same-origin proof). A page of another origin can read neither.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { sha256Hex } from '../../core/index.js';
 import { staticTokenAuthenticator } from '../../identity/index.js';
@@ -34,6 +38,14 @@ interface SignIn {
 
 const digest = (secret: string): Buffer => Buffer.from(sha256Hex(`rimthan-console\u0000${secret}`), 'hex');
 
+/** The header the page sends its sign-in's CSRF token in (and the console's API answers carry it in). */
+export const CSRF_HEADER = 'x-rimthan-csrf';
+
+/** True when `sent` equals `expected`, compared in constant time (by digest, so lengths leak nothing). */
+export function sameSecret(sent: string, expected: string): boolean {
+  return timingSafeEqual(digest(sent), digest(expected));
+}
+
 export interface AuthOptions {
   readonly mode: 'link' | 'tokens';
   /** `tokens` mode: the accepted bearer tokens. */
@@ -50,6 +62,8 @@ export class ConsoleAuth {
   readonly #signIns = new Map<string, SignIn>();
   readonly #secure: boolean;
   readonly #now: () => number;
+  /** Keys the CSRF tokens of this process's sign-ins. */
+  readonly #csrfKey = randomBytes(32);
 
   constructor(opts: AuthOptions) {
     this.mode = opts.mode;
@@ -84,6 +98,13 @@ export class ConsoleAuth {
   async login(token: string): Promise<string | undefined> {
     const caller = await this.callerOf(`Bearer ${token}`);
     return caller === undefined ? undefined : this.#signIn(caller);
+  }
+
+  /** The CSRF token of the request's sign-in cookie (whether or not the sign-in is still live), or undefined. */
+  csrfOf(req: IncomingMessage): string | undefined {
+    const match = COOKIE_PATTERN.exec(req.headers.cookie ?? '');
+    if (match?.[1] === undefined) return undefined;
+    return createHmac('sha256', this.#csrfKey).update(match[1]).digest('base64url');
   }
 
   /** The request's principal and how it authenticated, or undefined. */

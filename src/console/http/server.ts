@@ -1,7 +1,8 @@
 /**
- * The console's HTTP listener on src/http: Host and Origin checks (DNS rebinding, cross-site requests), the security
- * headers on every answer, the sign-in exchange, the static page and the JSON API (src/http's route table). Client
- * time limits and malformed requests are handled as on every Rimthan listener. Nothing is logged per request.
+ * The console's HTTP listener on src/http: the Host/Origin rule of every listener (DNS rebinding, other origins'
+ * pages), the security headers on every answer, the same-origin proof of every request that changes something
+ * (same-origin.ts), the sign-in exchange, the static page and the JSON API (src/http's route table). Client time limits
+ * and malformed requests are handled as on every Rimthan listener. Nothing is logged per request.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import {
@@ -16,8 +17,10 @@ import {
 } from '../../http/index.js';
 import { LOGIN_FAILED } from './assets.js';
 import type { Asset } from './assets.js';
+import { CSRF_HEADER } from './auth.js';
 import type { ConsoleAuth } from './auth.js';
 import type { Route } from './router.js';
+import { NOT_SAME_ORIGIN, provesSameOrigin } from './same-origin.js';
 import { applySecurityHeaders } from './security-headers.js';
 
 export interface ConsoleServerOptions {
@@ -59,8 +62,18 @@ async function login(req: IncomingMessage, res: ServerResponse, auth: ConsoleAut
   redirect(res, '/', cookie);
 }
 
+/** Refuses a state change that did not prove it comes from the console's own page (the body is left unread). */
+function refuse(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  sendError(res, NOT_SAME_ORIGIN);
+}
+
 export function consoleListener(opts: ConsoleServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const guard = new RequestGuard({ allowedHosts: opts.allowedHosts, allowedOrigins: opts.allowedOrigins });
+  const guard = new RequestGuard({
+    listenHost: opts.host,
+    allowedHosts: opts.allowedHosts,
+    allowedOrigins: opts.allowedOrigins,
+  });
   const auth = opts.auth;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -81,10 +94,18 @@ export function consoleListener(opts: ConsoleServerOptions): (req: IncomingMessa
         const cookie = auth.exchangeLinkToken(url.searchParams.get('token') ?? '');
         return cookie === undefined ? redirect(res, '/?link=used') : redirect(res, '/', cookie);
       }
-      if (method === 'POST' && auth.mode === 'tokens') return login(req, res, auth);
+      if (method === 'POST' && auth.mode === 'tokens') {
+        // Signing in is a state change too: another origin's page must not sign the operator in as someone else.
+        if (!provesSameOrigin(req, undefined)) return refuse(req, res);
+        return login(req, res, auth);
+      }
       return sendError(res, { code: 'method_not_allowed', message: 'method not allowed' });
     }
-    if (pathname === '/logout' && method === 'POST') return redirect(res, '/', auth.logout(req));
+    if (pathname === '/logout' && method === 'POST') {
+      if (!provesSameOrigin(req, auth.csrfOf(req))) return refuse(req, res);
+      req.resume();
+      return redirect(res, '/', auth.logout(req));
+    }
 
     if (!pathname.startsWith('/api/')) {
       const failed = pathname === '/login' && url.searchParams.get('failed') === '1';
@@ -109,11 +130,11 @@ export function consoleListener(opts: ConsoleServerOptions): (req: IncomingMessa
           })
         : sendError(res, { code: 'unauthorized', reason: 'login', message: 'sign in with your token' });
     }
+    const csrf = who.via === 'cookie' ? auth.csrfOf(req) : undefined;
     // A cookie rides along on any request the browser sends: a state change must also prove it comes from our page.
-    if (method !== 'GET' && who.via === 'cookie' && req.headers.origin === undefined) {
-      req.resume();
-      return sendError(res, { code: 'forbidden', message: 'a request that changes something must carry its Origin' });
-    }
+    if (method !== 'GET' && who.via === 'cookie' && !provesSameOrigin(req, csrf)) return refuse(req, res);
+    // The page's own copy of its sign-in's CSRF token (no other origin can read an answer of ours).
+    if (csrf !== undefined) res.setHeader(CSRF_HEADER, csrf);
     const match = matchRoute(opts.routes, method, pathname);
     if (match.kind !== 'found') return sendMiss(req, res, match, API_MISSES);
     const { route, params } = match;

@@ -1,5 +1,18 @@
-/** The page's calls to the console API: same-origin JSON, the session cookie, errors as `ApiFailure`. */
+/**
+ * The page's calls to the console API: same-origin JSON, the session cookie, errors as `ApiFailure`. Every request
+ * that changes something carries the sign-in's CSRF token, which the console hands the page with its API answers.
+ */
 import type { ApiError } from '../api-types.js';
+
+/** The header the sign-in's CSRF token travels in, both ways (the console's auth.ts `CSRF_HEADER`). */
+const CSRF_HEADER = 'X-Rimthan-Csrf';
+/** The latest CSRF token an answer carried (none before the first answer, or when signed in with a bearer token). */
+let csrf: string | undefined;
+
+/** The CSRF header for a request that changes something. */
+function csrfHeaders(): Record<string, string> {
+  return csrf === undefined ? {} : { [CSRF_HEADER]: csrf };
+}
 
 /** A refused call: the API's `{error: {code, message}}` and the HTTP status. */
 export class ApiFailure extends Error {
@@ -14,6 +27,7 @@ export class ApiFailure extends Error {
 }
 
 async function answer<T>(response: Response): Promise<T> {
+  csrf = response.headers.get(CSRF_HEADER) ?? csrf;
   const body = (await response.json().catch(() => undefined)) as unknown;
   if (response.ok) return body as T;
   const error = (body as Partial<ApiError> | undefined)?.error;
@@ -39,10 +53,16 @@ export async function post<T>(path: string, body: unknown): Promise<T> {
     await fetch(path, {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...csrfHeaders() },
       body: JSON.stringify(body),
     }),
   );
+}
+
+/** Signs out (`POST /logout` with the CSRF token), then opens the page again, signed out. */
+export async function signOut(): Promise<void> {
+  await fetch('/logout', { method: 'POST', credentials: 'same-origin', headers: csrfHeaders() }).catch(() => undefined);
+  window.location.assign('/');
 }
 
 /** `/api/releases/a/workflows/b/c` from segments, each URI-encoded. */
