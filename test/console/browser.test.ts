@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -298,6 +298,8 @@ describe('the console against hostile pages in Chromium', { skip, concurrency: f
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
+  /** The attacker's own sign-in cookie (`name=value`), which their page plants in the operator's browser. */
+  let planted = '';
 
   /** The attacker's pages, each aimed at the console (`target` is its origin). */
   function hostilePage(path: string, target: string): string {
@@ -351,6 +353,8 @@ describe('the console against hostile pages in Chromium', { skip, concurrency: f
     running = await startConsoleCli(['--admin-token-file', join(dir, 'tokens')]);
     hostile = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://hostile.invalid');
+      // Cookies ignore ports: a cookie set here is sent to the console on the same host name too.
+      if (url.pathname === '/plant') res.setHeader('Set-Cookie', `${planted}; Path=/; HttpOnly; SameSite=Strict`);
       const body = hostilePage(url.pathname, url.searchParams.get('target') ?? '');
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><html><head><title>hostile</title></head><body>${body}</body></html>`);
@@ -418,5 +422,39 @@ describe('the console against hostile pages in Chromium', { skip, concurrency: f
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('link', { name: 'Sign in with your token' }).waitFor();
     assert.equal((await context.cookies(running.origin)).length, 0, 'the cookie is gone');
+  });
+  test('a sign-in cookie planted from another port cannot start a run: it comes without its CSRF token', async () => {
+    await page.goto(`${running.origin}/login`);
+    await page.fill('#token', OPERATOR);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('tr[data-release="research-2026.11.2"]').waitFor();
+    assert.equal(new URL(page.url()).pathname, '/', 'the sign-in answer moved the address back to the page');
+    // The attacker signs in with their own token (not a browser: any header will do) and plants that cookie.
+    planted = await new Promise<string>((resolve, reject) => {
+      const req = request(
+        `${running.origin}/auth`,
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' },
+        },
+        (res) => {
+          res.resume();
+          resolve(String(res.headers['set-cookie']).split(';')[0] ?? '');
+        },
+      );
+      req.on('error', reject);
+      req.end(`token=${ATTACKER}`);
+    });
+    await page.goto(`http://127.0.0.1:${hostilePort}/plant`);
+    const { who } = await operatorView();
+    assert.ok(who.includes(attackerSession), `the planted cookie took (saw "${who}")`);
+    await page.goto(`${running.origin}/#/runs`);
+    await page.locator('details.start summary').click();
+    await page.selectOption('#start-definition', `${APPROVAL_FLOW.name}@${APPROVAL_FLOW.version}`);
+    for (const [field, text] of Object.entries(APPROVAL_FLOW.form)) await page.fill(`#input-${field}`, text);
+    await page.getByRole('button', { name: 'Start run' }).click();
+    await page.locator('.error-box', { hasText: "must come from the console's own page" }).waitFor();
+    const { runs } = await operatorView();
+    assert.match(runs, /Your session has no runs yet\./, 'no run landed in the attacker’s session');
   });
 });

@@ -11,8 +11,9 @@
  * Tokens, cookies and sessions are compared by SHA-256 digest in constant time; only digests are kept, in memory.
  *
  * Each cookie sign-in has a CSRF token (an HMAC of the cookie's secret under a key of this process, so nothing more is
- * kept): the console hands it to its own page with every API answer, and the page sends it back on every request that
- * changes something (see server.ts's same-origin proof). A page of another origin can read neither.
+ * kept). It is handed to the page once, in the answer to the sign-in itself, and the page keeps it in its origin's
+ * storage: a cookie planted by another port of the same host (cookies ignore ports) comes without it, so it cannot
+ * change anything (see same-origin.ts).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -44,6 +45,12 @@ export const CSRF_HEADER = 'x-rimthan-csrf';
 /** True when `sent` equals `expected`, compared in constant time (by digest, so lengths leak nothing). */
 export function sameSecret(sent: string, expected: string): boolean {
   return timingSafeEqual(digest(sent), digest(expected));
+}
+
+/** A fresh sign-in: the Set-Cookie value and the sign-in's CSRF token for the page. */
+export interface SignedIn {
+  readonly cookie: string;
+  readonly csrf: string;
 }
 
 export interface AuthOptions {
@@ -79,8 +86,8 @@ export class ConsoleAuth {
     return token;
   }
 
-  /** Exchanges the one-time token for a session cookie (Set-Cookie value), once. */
-  exchangeLinkToken(token: string): string | undefined {
+  /** Exchanges the one-time token for a session cookie, once. */
+  exchangeLinkToken(token: string): SignedIn | undefined {
     const expected = this.#linkToken;
     if (expected === undefined || !timingSafeEqual(digest(token), expected)) return undefined;
     this.#linkToken = undefined;
@@ -94,8 +101,8 @@ export class ConsoleAuth {
     return { kind: 'caller', session: outcome.principal.id };
   }
 
-  /** Signs a caller in with a token from the login form; the Set-Cookie value, or undefined. */
-  async login(token: string): Promise<string | undefined> {
+  /** Signs a caller in with a token from the login form, or undefined. */
+  async login(token: string): Promise<SignedIn | undefined> {
     const caller = await this.callerOf(`Bearer ${token}`);
     return caller === undefined ? undefined : this.#signIn(caller);
   }
@@ -103,8 +110,11 @@ export class ConsoleAuth {
   /** The CSRF token of the request's sign-in cookie (whether or not the sign-in is still live), or undefined. */
   csrfOf(req: IncomingMessage): string | undefined {
     const match = COOKIE_PATTERN.exec(req.headers.cookie ?? '');
-    if (match?.[1] === undefined) return undefined;
-    return createHmac('sha256', this.#csrfKey).update(match[1]).digest('base64url');
+    return match?.[1] === undefined ? undefined : this.#csrf(match[1]);
+  }
+
+  #csrf(secret: string): string {
+    return createHmac('sha256', this.#csrfKey).update(secret).digest('base64url');
   }
 
   /** The request's principal and how it authenticated, or undefined. */
@@ -137,7 +147,7 @@ export class ConsoleAuth {
     return this.#cookie('', 0);
   }
 
-  #signIn(principal: ConsolePrincipal): string {
+  #signIn(principal: ConsolePrincipal): SignedIn {
     const now = this.#now();
     for (const [key, s] of this.#signIns) {
       if (now - s.lastSeen > IDLE_MS || now - s.created > ABSOLUTE_MS) this.#signIns.delete(key);
@@ -149,7 +159,7 @@ export class ConsoleAuth {
     }
     const secret = randomBytes(32).toString('base64url');
     this.#signIns.set(digest(secret).toString('hex'), { principal, created: now, lastSeen: now });
-    return this.#cookie(secret);
+    return { cookie: this.#cookie(secret), csrf: this.#csrf(secret) };
   }
 
   #cookie(value: string, maxAge?: number): string {

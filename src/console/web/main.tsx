@@ -1,7 +1,7 @@
 /** The console page: asks who it talks as, then shows the page the hash names. */
 import { render } from 'preact';
 import type { MeAnswer } from '../api-types.js';
-import { ApiFailure, get, signOut } from './api.js';
+import { adoptSignIn, ApiFailure, get, signOut } from './api.js';
 import { Show } from './components/common.js';
 import { DiffPage } from './pages/diff.js';
 import { ReleasePage, ReleasesPage } from './pages/releases.js';
@@ -104,5 +104,6 @@ function App() {
   );
 }
 
+adoptSignIn();
 const root = document.getElementById('app');
 if (root !== null) render(<App />, root);
