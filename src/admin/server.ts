@@ -1,6 +1,7 @@
 /**
- * The Admin API listener on src/http: `GET /admin/healthz` (no credential needed; says nothing else), then the
- * admin gate, then the route table (routes.ts). Every answer is JSON (or Prometheus text) with
+ * The Admin API listener on src/http: `GET /admin/healthz` (no credential needed; says nothing else, so a probe that
+ * names the listener by its pod address is answered), then src/http's Host/Origin guard (the rule every listener
+ * applies: a DNS rebinding page or another origin's page cannot drive it), the admin gate, and the route table. Every answer is JSON (or Prometheus text) with
  * `Cache-Control: no-store`, errors as `{error: {code, message, ...}}` with the status table's status.
  *
  * Every route but healthz needs a principal with `rimthan:admin`. Nothing is logged per request. Without a release
@@ -8,7 +9,7 @@
  * answer 404 `not_found`.
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
-import { listen, matchRoute, sendError, sendJson, sendMiss } from '../http/index.js';
+import { listen, matchRoute, RequestGuard, sendError, sendJson, sendMiss } from '../http/index.js';
 import type { HttpTimeouts, MissWording } from '../http/index.js';
 import { bearerChallenge } from '../identity/index.js';
 import type { Authenticator } from '../identity/index.js';
@@ -19,6 +20,10 @@ import type { AdminReleases, AdminRoute, MetricsSource } from './routes.js';
 export interface AdminServerOptions {
   readonly host?: string;
   readonly port: number;
+  /** The listener's public names besides its own (`--allowed-host`; see src/http's guards.ts). */
+  readonly allowedHosts?: readonly string[];
+  /** Extra whole Origins accepted (`--allowed-origin`). */
+  readonly allowedOrigins?: readonly string[];
   /** The release store and this replica's follower; none for the runs profile. */
   readonly releases?: AdminReleases;
   /** Who may call (see gate.ts). */
@@ -53,6 +58,11 @@ export function adminRequestListener(opts: AdminServerOptions): (req: IncomingMe
     notFound: releases === undefined ? 'no such admin endpoint (no release store)' : 'no such admin endpoint',
     methodNotAllowed: allowed,
   };
+  const guard = new RequestGuard({
+    listenHost: opts.host ?? '127.0.0.1',
+    allowedHosts: opts.allowedHosts ?? [],
+    allowedOrigins: opts.allowedOrigins ?? [],
+  });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [name, value] of Object.entries(ADMIN_HEADERS)) res.setHeader(name, value);
@@ -66,6 +76,14 @@ export function adminRequestListener(opts: AdminServerOptions): (req: IncomingMe
       return req.method === 'GET'
         ? sendJson(res, 200, { status: 'ok' })
         : sendError(res, { code: 'method_not_allowed', message: allowed('GET') }, { Allow: 'GET' });
+    }
+    if (!guard.hostAllowed(req)) {
+      req.resume();
+      return sendError(res, { code: 'forbidden', message: 'host not allowed' });
+    }
+    if (!guard.originAllowed(req)) {
+      req.resume();
+      return sendError(res, { code: 'forbidden', message: 'origin not allowed' });
     }
     const auth = await opts.authenticator.authenticate(req.headers.authorization);
     if (!auth.ok) {

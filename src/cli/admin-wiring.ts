@@ -8,7 +8,7 @@
 import type { AdminEndpoint, MetricsSource } from '../admin/index.js';
 import type { Authenticator } from '../identity/index.js';
 import type { ReleaseFollower, ReleaseStore } from '../registry/index.js';
-import { intOption, stringOption } from './args.js';
+import { intOption, stringList, stringOption } from './args.js';
 import type { Parsed } from './args.js';
 import { CommandFailed, reasonOf, UsageError } from './errors.js';
 import type { CliIo } from './io.js';
@@ -31,6 +31,9 @@ export interface AdminSettings {
   readonly host: string;
   readonly port: number;
   readonly tokens: readonly string[];
+  /** serve's `--allowed-host` and `--allowed-origin`: the one Host/Origin rule of every listener. */
+  readonly allowedHosts: readonly string[];
+  readonly allowedOrigins: readonly string[];
 }
 
 /**
@@ -65,7 +68,13 @@ export function adminSettings(
       'an admin listener needs admin credentials: --admin-token-file FILE or RIMTHAN_ADMIN_BEARER_TOKEN',
     );
   }
-  return { host: stringOption(parsed, 'admin-host') ?? '127.0.0.1', port, tokens };
+  return {
+    host: stringOption(parsed, 'admin-host') ?? '127.0.0.1',
+    port,
+    tokens,
+    allowedHosts: stringList(parsed, 'allowed-host'),
+    allowedOrigins: stringList(parsed, 'allowed-origin'),
+  };
 }
 
 export interface StartAdminOptions {
@@ -90,6 +99,8 @@ export async function startAdminListener(
     endpoint = await startAdminServer({
       host: settings.host,
       port: settings.port,
+      allowedHosts: settings.allowedHosts,
+      allowedOrigins: settings.allowedOrigins,
       ...(opts.releases === undefined ? {} : { releases: opts.releases }),
       authenticator: adminAuthenticator(settings.tokens, opts.participant),
       metrics: opts.metrics,

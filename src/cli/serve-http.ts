@@ -78,14 +78,12 @@ export async function serveHttp(parsed: Parsed, io: CliIo, opts: HttpServeOption
       : authenticator === undefined
         ? adminAsParticipant
         : anyOf(authenticator, adminAsParticipant);
-  // The listen address is also a name clients may use (an IPv6 literal appears in Host in brackets).
-  const asHostName = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  const specificHost = host !== '0.0.0.0' && host !== '::' ? [asHostName] : [];
   const endpoint = await startHttpTransport({
     host,
     port,
     maxRequestBytes: opts.maxBytes,
-    allowedHosts: ['localhost', '127.0.0.1', '[::1]', ...specificHost, ...stringList(parsed, 'allowed-host')],
+    // The loopback names and the listen address are the endpoint's own (src/http's guard adds them, with the port).
+    allowedHosts: stringList(parsed, 'allowed-host'),
     allowedOrigins: stringList(parsed, 'allowed-origin'),
     ...(mcpAuthenticator === undefined ? {} : { authenticator: mcpAuthenticator }),
     ...(identity.protectedResource === undefined ? {} : { protectedResource: identity.protectedResource }),

@@ -99,17 +99,11 @@ export async function startConsole(opts: ConsoleOptions): Promise<RunningConsole
     streams: new StreamLimiter(),
     streamIntervalMs: opts.streamIntervalMs ?? 250,
   };
-  const named = opts.host.includes(':') && !opts.host.startsWith('[') ? `[${opts.host}]` : opts.host;
   const server = await startConsoleServer({
     host: opts.host,
     port: opts.port,
-    allowedHosts: [
-      'localhost',
-      '127.0.0.1',
-      '[::1]',
-      ...(named === '0.0.0.0' || named === '[::]' ? [] : [named]),
-      ...(opts.allowedHosts ?? []),
-    ],
+    // The loopback names and the listen address are the console's own (src/http's guard adds them, with the port).
+    allowedHosts: opts.allowedHosts ?? [],
     allowedOrigins: opts.allowedOrigins ?? [],
     auth,
     assets,

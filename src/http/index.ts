@@ -12,8 +12,8 @@ export type {
   ListenOptions,
   RequestListener,
 } from './listen.js';
-export { hostnameOf, RequestGuard } from './guards.js';
-export type { RequestGuardOptions } from './guards.js';
+export { authorityOf, hostnameOf, originOf, RequestGuard } from './guards.js';
+export type { Authority, RequestGuardOptions } from './guards.js';
 export {
   announcesBody,
   continueOnDemand,

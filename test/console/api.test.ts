@@ -57,6 +57,13 @@ function call(
   });
 }
 
+/** The CSRF token the answer to a sign-in hands the page (in a `<meta>` element). */
+function csrfIn(page: string): string {
+  const token = /<meta name="rimthan-csrf" content="([A-Za-z0-9_-]{43})" \/>/.exec(page)?.[1];
+  assert.ok(token !== undefined, 'the sign-in answer carries the CSRF token');
+  return token;
+}
+
 const TOKEN_A = 'console-test-token-aaaaaaaaaaaaaaaa';
 const TOKEN_B = 'console-test-token-bbbbbbbbbbbbbbbb';
 
@@ -286,8 +293,9 @@ describe('console API with admin tokens', () => {
   });
 
   test('the sign-in form exchanges a token for an HttpOnly SameSite=Strict cookie; a cookie alone cannot change anything', async () => {
+    const form = { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' };
     const failed = await call(running.origin, 'POST', '/auth', {
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: form,
       body: 'token=wrong-token-wrong-token',
     });
     assert.equal(failed.status, 303);
@@ -295,28 +303,58 @@ describe('console API with admin tokens', () => {
     assert.equal(failed.headers['location'], '/login?failed=1');
     assert.match((await call(running.origin, 'GET', '/login?failed=1')).text, /That token was not accepted/);
     assert.doesNotMatch((await call(running.origin, 'GET', '/login')).text, /not accepted/);
-    const signed = await call(running.origin, 'POST', '/auth', {
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: `token=${TOKEN_A}`,
-    });
-    assert.equal(signed.status, 303);
+    const signed = await call(running.origin, 'POST', '/auth', { headers: form, body: `token=${TOKEN_A}` });
+    assert.equal(signed.status, 200, 'the page itself, with the sign-in’s CSRF token');
+    const csrf = csrfIn(signed.text);
     const cookie = String(signed.headers['set-cookie']);
     assert.match(cookie, /HttpOnly/);
     assert.match(cookie, /SameSite=Strict/);
     const pair = cookie.split(';')[0] ?? '';
     const me = await call(running.origin, 'GET', '/api/me', { headers: { Cookie: pair } });
     assert.equal(me.json['mode'], 'caller');
-    const noOrigin = await call(running.origin, 'POST', `/api/runs/${runA}/cancel`, {
-      headers: { Cookie: pair, ...json },
-      body: '{}',
-    });
-    assert.equal(noOrigin.status, 403);
-    const withOrigin = await call(running.origin, 'POST', `/api/runs/${runA}/cancel`, {
-      headers: { Cookie: pair, Origin: running.origin, ...json },
-      body: '{"reason":"done"}',
-    });
-    assert.equal(withOrigin.status, 200, withOrigin.text);
-    assert.equal(withOrigin.json['run_status'], 'cancelled');
+    assert.equal(me.headers['x-rimthan-csrf'], undefined, 'only the answer to the sign-in carries the token');
+    assert.doesNotMatch(me.text, new RegExp(csrf));
+    const cancel = (headers: Record<string, string>): Promise<Answer> =>
+      call(running.origin, 'POST', `/api/runs/${runA}/cancel`, {
+        headers: { Cookie: pair, ...json, ...headers },
+        body: '{"reason":"done"}',
+      });
+    // Neither the cookie alone, nor the right Origin or fetch metadata without the token (a cookie planted by another
+    // port of the host arrives just like that), nor a token from a page of the same site will do.
+    for (const headers of [
+      {},
+      { Origin: running.origin },
+      { Origin: running.origin, 'Sec-Fetch-Site': 'same-origin' },
+      { 'X-Rimthan-Csrf': 'A'.repeat(43) },
+      { 'X-Rimthan-Csrf': csrf, 'Sec-Fetch-Site': 'same-site' },
+      { 'Sec-Fetch-Site': 'cross-site' },
+    ]) {
+      const refused = await cancel(headers);
+      assert.equal(refused.status, 403, JSON.stringify(headers));
+      assert.match(refused.text, /must come from the console's own page/);
+    }
+    const withToken = await cancel({ 'X-Rimthan-Csrf': csrf });
+    assert.equal(withToken.status, 200, withToken.text);
+    assert.equal(withToken.json['run_status'], 'cancelled');
+    const fromPage = await cancel({ Origin: running.origin, 'Sec-Fetch-Site': 'same-origin', 'X-Rimthan-Csrf': csrf });
+    assert.equal(fromPage.status, 200, fromPage.text);
+  });
+
+  test('a sign-in without same-origin proof is refused: no cookie, whatever the token', async () => {
+    for (const headers of [
+      {},
+      { Origin: running.origin },
+      { 'Sec-Fetch-Site': 'same-site' },
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { 'Sec-Fetch-Site': 'none' },
+    ]) {
+      const forged = await call(running.origin, 'POST', '/auth', {
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+        body: `token=${TOKEN_B}`,
+      });
+      assert.equal(forged.status, 403, JSON.stringify(headers));
+      assert.equal(forged.headers['set-cookie'], undefined);
+    }
   });
 
   test('a session file is checked by the guided tools; a malformed request is refused', async () => {
@@ -397,7 +435,8 @@ describe('console API on loopback with the one-time link', () => {
     const bad = await call(running.origin, 'GET', '/auth?token=guess');
     assert.equal(bad.headers['set-cookie'], undefined);
     const first = await call(running.origin, 'GET', `${link.pathname}${link.search}`);
-    assert.equal(first.status, 303);
+    assert.equal(first.status, 200);
+    csrfIn(first.text);
     const cookie = String(first.headers['set-cookie']);
     assert.match(cookie, /^rimthan_console=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
     const again = await call(running.origin, 'GET', `${link.pathname}${link.search}`);
@@ -411,8 +450,19 @@ describe('console API on loopback with the one-time link', () => {
     const chosen = await call(running.origin, 'GET', '/api/runs?session=someone', { headers: { Cookie: pair } });
     assert.equal(chosen.status, 200);
     assert.equal((await call(running.origin, 'GET', '/login')).status, 404, 'no token form without tokens');
-    const out = await call(running.origin, 'POST', '/logout', { headers: { Cookie: pair, Origin: running.origin } });
+    for (const headers of [{}, { Origin: running.origin }, { 'Sec-Fetch-Site': 'same-site' }]) {
+      const forged = await call(running.origin, 'POST', '/logout', { headers: { Cookie: pair, ...headers } });
+      assert.equal(forged.status, 403, `a forged sign-out (${JSON.stringify(headers)})`);
+      assert.equal((await call(running.origin, 'GET', '/api/me', { headers: { Cookie: pair } })).status, 200);
+    }
+    const out = await call(running.origin, 'POST', '/logout', {
+      headers: { Cookie: pair, Origin: running.origin, 'Sec-Fetch-Site': 'same-origin' },
+    });
     assert.equal(out.status, 303);
+    assert.match(
+      String(out.headers['set-cookie']),
+      /^rimthan_console=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0$/,
+    );
     assert.equal((await call(running.origin, 'GET', '/api/me', { headers: { Cookie: pair } })).status, 401);
   });
 });
@@ -420,6 +470,7 @@ describe('console API on loopback with the one-time link', () => {
 describe('console API: the operator’s session list', () => {
   let running: RunningConsole;
   let cookie = '';
+  let csrf = '';
   const answers: string[] = [];
   const get = async (path: string): Promise<Answer> => {
     const answer = await call(running.origin, 'GET', path, { headers: { Cookie: cookie } });
@@ -428,7 +479,13 @@ describe('console API: the operator’s session list', () => {
   };
   const start = async (session: string): Promise<void> => {
     const started = await call(running.origin, 'POST', '/api/runs', {
-      headers: { Cookie: cookie, Origin: running.origin, 'Content-Type': 'application/json' },
+      headers: {
+        Cookie: cookie,
+        Origin: running.origin,
+        'Sec-Fetch-Site': 'same-origin',
+        'X-Rimthan-Csrf': csrf,
+        'Content-Type': 'application/json',
+      },
       body: JSON.stringify({
         session,
         definition_name: APPROVAL_FLOW.name,
@@ -443,6 +500,7 @@ describe('console API: the operator’s session list', () => {
     const link = new URL(running.url);
     const signed = await call(running.origin, 'GET', `${link.pathname}${link.search}`);
     cookie = String(signed.headers['set-cookie']).split(';')[0] ?? '';
+    csrf = csrfIn(signed.text);
   });
   after(async () => {
     assert.equal(await running.stop(), 0);

@@ -8,10 +8,14 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { principalIdOf } from '../../src/identity/index.js';
 import { APPROVAL_FLOW, MARKER } from './fixtures.js';
 import { sessionAtDecisionRecord, writeSessionFile } from './guided-session.js';
 import { chromiumSkipReason, launchChromium, screenshot, startConsoleCli, storedInputHolds } from './support.js';
@@ -275,5 +279,182 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/**
+ * Hostile pages in real Chromium (issue 20, item 12): a page served from another port of the console's host name
+ * (the same site: the browser sends the SameSite=Strict cookie along) and one from another host name (localhost
+ * against 127.0.0.1) try to sign the operator into the attacker's token session, to sign them out, and to start a
+ * run. Each fails, and the console's own page still signs in, starts a run and signs out.
+ */
+describe('the console against hostile pages in Chromium', { skip, concurrency: false }, () => {
+  const OPERATOR = 'hostile-test-operator-token-0123456789';
+  const ATTACKER = 'hostile-test-attacker-token-0123456789';
+  let dir: string;
+  let running: RunningConsole;
+  let hostile: Server;
+  let hostilePort: number;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  /** The attacker's own sign-in cookie (`name=value`), which their page plants in the operator's browser. */
+  let planted = '';
+
+  /** The attacker's pages, each aimed at the console (`target` is its origin). */
+  function hostilePage(path: string, target: string): string {
+    const form = (action: string, fields: string, enctype = 'application/x-www-form-urlencoded'): string =>
+      `<form method="post" action="${target}${action}" enctype="${enctype}">${fields}</form>` +
+      '<script>document.forms[0].submit()</script>';
+    const run = JSON.stringify({
+      definition_name: APPROVAL_FLOW.name,
+      definition_version: APPROVAL_FLOW.version,
+      input: APPROVAL_FLOW.input,
+    });
+    switch (path) {
+      case '/login':
+        return form('/auth', `<input name="token" value="${ATTACKER}">`);
+      case '/logout':
+        return form('/logout', '');
+      case '/run-form':
+        // A JSON body smuggled in a text/plain form: `{"…":"=…"}` once the browser joins name and value.
+        return form('/api/runs', `<input name='${run.slice(0, -1)},"pad":"' value='"}'>`, 'text/plain');
+      case '/run-fetch': {
+        // A JSON fetch (needs a CORS preflight the console never grants) and a no-cors one (text/plain).
+        const send = (init: string): string =>
+          `fetch(${JSON.stringify(`${target}/api/runs`)}, { method: 'POST', credentials: 'include', ${init}` +
+          `body: ${JSON.stringify(run)} }).catch(() => undefined).finally(() => { sent += 1; document.title = 'sent ' + sent; });`;
+        return `<script>let sent = 0; ${send(`headers: { 'Content-Type': 'application/json' }, `)} ${send(`mode: 'no-cors', `)}</script>`;
+      }
+      default:
+        return 'not found';
+    }
+  }
+
+  /** The header's "who" line and the runs page's list, as the operator sees them on the console. */
+  async function operatorView(): Promise<{ who: string; runs: string }> {
+    const view = await context.newPage();
+    try {
+      await view.goto(`${running.origin}/#/runs`);
+      await view.locator('.who, .sign-in').first().waitFor();
+      if ((await view.locator('.who').count()) === 0) return { who: 'signed out', runs: '' };
+      const who = (await view.locator('.who').textContent()) ?? '';
+      await view.locator('aside.session-picker').waitFor();
+      const runs = (await view.locator('main').textContent()) ?? '';
+      return { who, runs };
+    } finally {
+      await view.close();
+    }
+  }
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rimthan-console-hostile-'));
+    writeFileSync(join(dir, 'tokens'), `${OPERATOR}\n${ATTACKER}\n`);
+    running = await startConsoleCli(['--admin-token-file', join(dir, 'tokens')]);
+    hostile = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://hostile.invalid');
+      // Cookies ignore ports: a cookie set here is sent to the console on the same host name too.
+      if (url.pathname === '/plant') res.setHeader('Set-Cookie', `${planted}; Path=/; HttpOnly; SameSite=Strict`);
+      const body = hostilePage(url.pathname, url.searchParams.get('target') ?? '');
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html><head><title>hostile</title></head><body>${body}</body></html>`);
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+    hostilePort = (hostile.address() as AddressInfo).port;
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    // The operator signs in on the console's own login page.
+    await page.goto(`${running.origin}/login`);
+    await page.fill('#token', OPERATOR);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('tr[data-release="research-2026.11.2"]').waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => hostile.close(() => resolve()));
+    assert.equal(await running.stop(), 0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const operatorSession = principalIdOf({ kind: 'bearer', token: OPERATOR });
+  const attackerSession = principalIdOf({ kind: 'bearer', token: ATTACKER });
+  const from = (host: string): { name: string; origin: () => string } => ({
+    name: host,
+    origin: () => `http://${host}:${hostilePort}`,
+  });
+
+  for (const site of [from('127.0.0.1'), from('localhost')]) {
+    test(`a page on ${site.name}, another port, cannot sign the operator in as the attacker, nor out`, async () => {
+      const target = encodeURIComponent(running.origin);
+      await page.goto(`${site.origin()}/login?target=${target}`);
+      await page.waitForURL((url) => url.origin === running.origin);
+      const afterLogin = (await operatorView()).who;
+      assert.ok(!afterLogin.includes(attackerSession), 'not signed in as the attacker');
+      assert.ok(afterLogin.includes(operatorSession), `still the operator's session (saw "${afterLogin}")`);
+      await page.goto(`${site.origin()}/logout?target=${target}`);
+      await page.waitForURL((url) => url.origin === running.origin);
+      const afterLogout = (await operatorView()).who;
+      assert.ok(afterLogout.includes(operatorSession), `still signed in (saw "${afterLogout}")`);
+    });
+
+    test(`a page on ${site.name}, another port, cannot start a run in the operator's session`, async () => {
+      const target = encodeURIComponent(running.origin);
+      await page.goto(`${site.origin()}/run-fetch?target=${target}`);
+      await page.waitForFunction("document.title === 'sent 2'");
+      await page.goto(`${site.origin()}/run-form?target=${target}`);
+      await page.waitForURL((url) => url.origin === running.origin);
+      const { who, runs } = await operatorView();
+      assert.ok(who.includes(operatorSession));
+      assert.match(runs, /Your session has no runs yet\./);
+    });
+  }
+
+  test("the console's own page still starts a run and signs out", async () => {
+    await page.goto(`${running.origin}/#/runs`);
+    await page.locator('details.start summary').click();
+    await page.selectOption('#start-definition', `${APPROVAL_FLOW.name}@${APPROVAL_FLOW.version}`);
+    for (const [field, text] of Object.entries(APPROVAL_FLOW.form)) await page.fill(`#input-${field}`, text);
+    await page.getByRole('button', { name: 'Start run' }).click();
+    await page.waitForURL(/#\/runs\/[0-9a-f-]{36}/);
+    await page.locator('ol.timeline [data-kind="run_started"]').waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('link', { name: 'Sign in with your token' }).waitFor();
+    assert.equal((await context.cookies(running.origin)).length, 0, 'the cookie is gone');
+  });
+  test('a sign-in cookie planted from another port cannot start a run: it comes without its CSRF token', async () => {
+    await page.goto(`${running.origin}/login`);
+    await page.fill('#token', OPERATOR);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('tr[data-release="research-2026.11.2"]').waitFor();
+    assert.equal(new URL(page.url()).pathname, '/', 'the sign-in answer moved the address back to the page');
+    // The attacker signs in with their own token (not a browser: any header will do) and plants that cookie.
+    planted = await new Promise<string>((resolve, reject) => {
+      const req = request(
+        `${running.origin}/auth`,
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' },
+        },
+        (res) => {
+          res.resume();
+          resolve(String(res.headers['set-cookie']).split(';')[0] ?? '');
+        },
+      );
+      req.on('error', reject);
+      req.end(`token=${ATTACKER}`);
+    });
+    await page.goto(`http://127.0.0.1:${hostilePort}/plant`);
+    const { who } = await operatorView();
+    assert.ok(who.includes(attackerSession), `the planted cookie took (saw "${who}")`);
+    await page.goto(`${running.origin}/#/runs`);
+    await page.locator('details.start summary').click();
+    await page.selectOption('#start-definition', `${APPROVAL_FLOW.name}@${APPROVAL_FLOW.version}`);
+    for (const [field, text] of Object.entries(APPROVAL_FLOW.form)) await page.fill(`#input-${field}`, text);
+    await page.getByRole('button', { name: 'Start run' }).click();
+    await page.locator('.error-box', { hasText: "must come from the console's own page" }).waitFor();
+    const { runs } = await operatorView();
+    assert.match(runs, /Your session has no runs yet\./, 'no run landed in the attacker’s session');
   });
 });

@@ -97,7 +97,7 @@ describe('Streamable HTTP transport', () => {
     assertJsonError(chunked, 413);
   });
 
-  test('refuses a present Origin that is not allowed with 403, and a foreign Host with 403', async () => {
+  test('refuses a present Origin that is not its own (another port included) and a foreign Host with 403', async () => {
     const origin = await send(endpoint.url, {
       headers: { ...MCP_HEADERS, ...AUTH, Origin: 'https://evil.example' },
       body: INITIALIZE,
@@ -108,11 +108,16 @@ describe('Streamable HTTP transport', () => {
       body: INITIALIZE,
     });
     assertJsonError(host, 403);
-    const local = await send(endpoint.url, {
+    const otherPort = await send(endpoint.url, {
       headers: { ...MCP_HEADERS, ...AUTH, Origin: 'http://localhost:5173' },
       body: INITIALIZE,
     });
-    assert.equal(local.status, 200);
+    assertJsonError(otherPort, 403);
+    const own = await send(endpoint.url, {
+      headers: { ...MCP_HEADERS, ...AUTH, Origin: new URL(endpoint.url).origin },
+      body: INITIALIZE,
+    });
+    assert.equal(own.status, 200);
   });
 
   test('requires the bearer token when one is configured: 401 with WWW-Authenticate', async () => {

@@ -95,7 +95,7 @@ describe('HTTP endpoint under attack', () => {
   });
 
   test('the body cap is enforced while streaming: 413 arrives before a chunked body ends', async () => {
-    const head = `POST /mcp HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN_A}\r\nContent-Type: application/json\r\nAccept: ${MCP_HEADERS['Accept'] ?? ''}\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const head = `POST /mcp HTTP/1.1\r\nHost: ${new URL(endpoint.url).host}\r\nAuthorization: Bearer ${TOKEN_A}\r\nContent-Type: application/json\r\nAccept: ${MCP_HEADERS['Accept'] ?? ''}\r\nTransfer-Encoding: chunked\r\n\r\n`;
     const chunk = 'x'.repeat(4096);
     const chunks = [head];
     for (let i = 0; i < 8; i++) chunks.push(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
@@ -106,18 +106,23 @@ describe('HTTP endpoint under attack', () => {
   });
 
   test('a declared Content-Length over the cap is refused before the body is read', async () => {
-    const head = `POST /mcp HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN_A}\r\nContent-Type: application/json\r\nContent-Length: ${CAP * 100}\r\n\r\n`;
+    const head = `POST /mcp HTTP/1.1\r\nHost: ${new URL(endpoint.url).host}\r\nAuthorization: Bearer ${TOKEN_A}\r\nContent-Type: application/json\r\nContent-Length: ${CAP * 100}\r\n\r\n`;
     assertSafeJsonError(await rawExchange(endpoint.url, [head, '{']), 413);
   });
 
-  test('Host checks: ports and IPv6 literals are understood, anything else is refused', async () => {
+  test('Host checks: the loopback names with the listening port are accepted, anything else is refused', async () => {
     const port = new URL(endpoint.url).port;
-    for (const host of ['localhost', `localhost:${port}`, '127.0.0.1:1', '[::1]', `[::1]:${port}`, 'LOCALHOST']) {
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`]) {
       const reply = await exchange(endpoint.url, PING, { ...AUTH, Host: host });
       assert.equal(reply.status, 200, `Host ${host}`);
     }
     for (const host of [
       'evil.example',
+      `evil.example:${port}`,
+      'localhost',
+      '127.0.0.1:1',
+      `localhost:${Number(port) + 1}`,
+      '[::1]',
       'localhost.evil.example',
       '127.0.0.1.nip.io',
       '[::1]x',
@@ -145,16 +150,24 @@ describe('HTTP endpoint under attack', () => {
     }
   });
 
-  test('Origin checks: a present Origin must name an allowed host (any port), else 403', async () => {
-    for (const origin of ['http://localhost:5173', 'http://[::1]:3000', 'https://127.0.0.1']) {
+  test("Origin checks: a present Origin must be the endpoint's own whole origin (scheme, host, port), else 403", async () => {
+    const port = new URL(endpoint.url).port;
+    for (const origin of [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`]) {
       const reply = await exchange(endpoint.url, PING, { ...AUTH, Origin: origin });
       assert.equal(reply.status, 200, `Origin ${origin}`);
     }
     for (const origin of [
+      'http://localhost:5173',
+      `http://localhost:${Number(port) + 1}`,
+      'http://[::1]:3000',
+      'https://127.0.0.1',
+      'http://localhost',
+      `https://localhost:${port}`,
       'null',
       'https://evil.example',
+      `http://evil.example:${port}`,
       'http://localhost.evil.example',
-      'http://localhost@evil.example',
+      `http://localhost@evil.example:${port}`,
       'http://[::2]:3000',
       'file:///etc/passwd',
       'chrome-extension://localhost',

@@ -9,8 +9,13 @@
  *   caller and sees only its own session: the same pseudonym the runs profile uses as the session id.
  *
  * Tokens, cookies and sessions are compared by SHA-256 digest in constant time; only digests are kept, in memory.
+ *
+ * Each cookie sign-in has a CSRF token (an HMAC of the cookie's secret under a key of this process, so nothing more is
+ * kept). It is handed to the page once, in the answer to the sign-in itself, and the page keeps it in its origin's
+ * storage: a cookie planted by another port of the same host (cookies ignore ports) comes without it, so it cannot
+ * change anything (see same-origin.ts).
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { sha256Hex } from '../../core/index.js';
 import { staticTokenAuthenticator } from '../../identity/index.js';
@@ -34,6 +39,20 @@ interface SignIn {
 
 const digest = (secret: string): Buffer => Buffer.from(sha256Hex(`rimthan-console\u0000${secret}`), 'hex');
 
+/** The header the page sends its sign-in's CSRF token in (and the console's API answers carry it in). */
+export const CSRF_HEADER = 'x-rimthan-csrf';
+
+/** True when `sent` equals `expected`, compared in constant time (by digest, so lengths leak nothing). */
+export function sameSecret(sent: string, expected: string): boolean {
+  return timingSafeEqual(digest(sent), digest(expected));
+}
+
+/** A fresh sign-in: the Set-Cookie value and the sign-in's CSRF token for the page. */
+export interface SignedIn {
+  readonly cookie: string;
+  readonly csrf: string;
+}
+
 export interface AuthOptions {
   readonly mode: 'link' | 'tokens';
   /** `tokens` mode: the accepted bearer tokens. */
@@ -50,6 +69,8 @@ export class ConsoleAuth {
   readonly #signIns = new Map<string, SignIn>();
   readonly #secure: boolean;
   readonly #now: () => number;
+  /** Keys the CSRF tokens of this process's sign-ins. */
+  readonly #csrfKey = randomBytes(32);
 
   constructor(opts: AuthOptions) {
     this.mode = opts.mode;
@@ -65,8 +86,8 @@ export class ConsoleAuth {
     return token;
   }
 
-  /** Exchanges the one-time token for a session cookie (Set-Cookie value), once. */
-  exchangeLinkToken(token: string): string | undefined {
+  /** Exchanges the one-time token for a session cookie, once. */
+  exchangeLinkToken(token: string): SignedIn | undefined {
     const expected = this.#linkToken;
     if (expected === undefined || !timingSafeEqual(digest(token), expected)) return undefined;
     this.#linkToken = undefined;
@@ -80,10 +101,20 @@ export class ConsoleAuth {
     return { kind: 'caller', session: outcome.principal.id };
   }
 
-  /** Signs a caller in with a token from the login form; the Set-Cookie value, or undefined. */
-  async login(token: string): Promise<string | undefined> {
+  /** Signs a caller in with a token from the login form, or undefined. */
+  async login(token: string): Promise<SignedIn | undefined> {
     const caller = await this.callerOf(`Bearer ${token}`);
     return caller === undefined ? undefined : this.#signIn(caller);
+  }
+
+  /** The CSRF token of the request's sign-in cookie (whether or not the sign-in is still live), or undefined. */
+  csrfOf(req: IncomingMessage): string | undefined {
+    const match = COOKIE_PATTERN.exec(req.headers.cookie ?? '');
+    return match?.[1] === undefined ? undefined : this.#csrf(match[1]);
+  }
+
+  #csrf(secret: string): string {
+    return createHmac('sha256', this.#csrfKey).update(secret).digest('base64url');
   }
 
   /** The request's principal and how it authenticated, or undefined. */
@@ -116,7 +147,7 @@ export class ConsoleAuth {
     return this.#cookie('', 0);
   }
 
-  #signIn(principal: ConsolePrincipal): string {
+  #signIn(principal: ConsolePrincipal): SignedIn {
     const now = this.#now();
     for (const [key, s] of this.#signIns) {
       if (now - s.lastSeen > IDLE_MS || now - s.created > ABSOLUTE_MS) this.#signIns.delete(key);
@@ -128,7 +159,7 @@ export class ConsoleAuth {
     }
     const secret = randomBytes(32).toString('base64url');
     this.#signIns.set(digest(secret).toString('hex'), { principal, created: now, lastSeen: now });
-    return this.#cookie(secret);
+    return { cookie: this.#cookie(secret), csrf: this.#csrf(secret) };
   }
 
   #cookie(value: string, maxAge?: number): string {

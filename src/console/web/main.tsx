@@ -1,7 +1,7 @@
 /** The console page: asks who it talks as, then shows the page the hash names. */
 import { render } from 'preact';
 import type { MeAnswer } from '../api-types.js';
-import { ApiFailure, get } from './api.js';
+import { adoptSignIn, ApiFailure, get, signOut } from './api.js';
 import { Show } from './components/common.js';
 import { DiffPage } from './pages/diff.js';
 import { ReleasePage, ReleasesPage } from './pages/releases.js';
@@ -78,7 +78,14 @@ function App() {
         {me.state === 'ready' && (
           <div class="who">
             {me.data.mode === 'operator' ? 'operator' : `session ${me.data.session ?? ''}`}
-            <form method="post" action="/logout">
+            <form
+              method="post"
+              action="/logout"
+              onSubmit={(event) => {
+                event.preventDefault();
+                void signOut();
+              }}
+            >
               <button type="submit" class="link">
                 Sign out
               </button>
@@ -97,5 +104,6 @@ function App() {
   );
 }
 
+adoptSignIn();
 const root = document.getElementById('app');
 if (root !== null) render(<App />, root);

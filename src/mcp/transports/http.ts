@@ -42,9 +42,12 @@ export interface HttpTransportOptions {
   /** The MCP endpoint path; default `/mcp`. */
   readonly path?: string;
   readonly maxRequestBytes: number;
-  /** Host header names accepted (default: localhost, 127.0.0.1, [::1]). */
+  /**
+   * The public names of the endpoint (`host` or `host:port`), besides its own: localhost, 127.0.0.1, [::1] and the listen
+   * address, each with the port it listens on (src/http's guards.ts has the whole rule).
+   */
   readonly allowedHosts?: readonly string[];
-  /** Extra exact Origins accepted (an Origin whose host is an allowed host is always accepted). */
+  /** Extra whole Origins accepted (`scheme://host[:port]`); an allowed host's `http(s)://host` is accepted already. */
   readonly allowedOrigins?: readonly string[];
   /** Who may call. Default: the static `bearerTokens` when given, else nobody is asked (loopback use only). */
   readonly authenticator?: Authenticator;
@@ -70,8 +73,6 @@ export interface HttpEndpoint {
   readonly server: HttpServer;
   close(): Promise<void>;
 }
-
-export const DEFAULT_ALLOWED_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
 function webRequest(req: IncomingMessage, url: URL): Request {
   const headers = new Headers();
@@ -166,7 +167,8 @@ export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMe
     },
   );
   const guard = new RequestGuard({
-    allowedHosts: opts.allowedHosts ?? DEFAULT_ALLOWED_HOSTS,
+    listenHost: opts.host ?? '127.0.0.1',
+    allowedHosts: opts.allowedHosts ?? [],
     allowedOrigins: opts.allowedOrigins ?? [],
   });
 
