@@ -52,14 +52,14 @@ async function connectRaw(profile: McpProfile): Promise<(method: string, params:
         pending.delete(id);
         resolve(m);
       });
-      void client.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage);
+      void client.send({ jsonrpc: '2.0', id, method, params });
     });
   await call('initialize', {
     protocolVersion: '2025-11-25',
     capabilities: {},
     clientInfo: { name: 'bench', version: '1' },
   });
-  await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage);
+  await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return call;
 }
 
