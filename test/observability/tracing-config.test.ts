@@ -88,7 +88,10 @@ describe('tracingConfig', () => {
           });
           return config !== undefined && config.ratio >= 0 && config.ratio <= 1 && Number.isFinite(config.ratio);
         } catch (error) {
-          return error instanceof TracingConfigError && !error.message.includes(arg.trim() || '\u0000');
+          return (
+            error instanceof TracingConfigError &&
+            error.message === 'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1'
+          );
         }
       }),
     );
