@@ -16,7 +16,7 @@ const SUITES: Readonly<Record<string, { file: string; summary: string }>> = {
   guided: {
     file: './suites/guided.js',
     summary:
-      'four guided tools in-process ops/s; 1 MiB prepare vs JSON.parse+SHA-256; checkpoint token size; contract bytes',
+      'four guided tools in-process ops/s; 1 MiB prepare vs JSON.parse+SHA-256; checkpoint token size; contract bytes; tracing on vs off',
   },
   runs: {
     file: './suites/runs.js',
@@ -56,7 +56,7 @@ Options:
   --long      more rounds and longer windows (several minutes); use for figures worth quoting
   --no-write  do not write bench/results/latest.{json,md}
   --duration=S soak length in seconds (http: the RSS window; default 20, --long 300)
-  --parts=a,b run only these parts of the chosen suites (guided: tools, prepare, token, contracts; runs: steps, starts,
+  --parts=a,b run only these parts of the chosen suites (guided: tools, prepare, token, contracts, tracing; runs: steps, starts,
               history; startup: initialize, discover; hosts: claude-code, codex; postgres: steps, closed, starts,
               wal, workers, failover)
   --baseline=REV the Git revision the hosts suite builds and runs as its baseline (default: its own, see the suite)

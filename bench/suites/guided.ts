@@ -5,7 +5,9 @@
  *   the same call (serialise the arguments and the result once, one HMAC-SHA256 over the result);
  * - prepare: throughput on a ~1 MiB JSON artifact against raw `JSON.parse` + SHA-256 of the same bytes;
  * - token: checkpoint token size at the last step against the first checkpoint;
- * - contracts: schema and tools/list bytes, SDK listTools() time and a whole run's bytes, against the 1.0.0 contracts.
+ * - contracts: schema and tools/list bytes, SDK listTools() time and a whole run's bytes, against the 1.0.0 contracts;
+ * - tracing: continue_workflow through an in-process MCP server with OpenTelemetry tracing on against off
+ *   (guided-tracing.ts).
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { JsonObject } from '../../src/core/index.js';
@@ -19,6 +21,7 @@ import { contractsPart } from './guided-contracts.js';
 import { bigArtifactRelease, BIG_ARTIFACT_MAX_BYTES } from './guided-big-release.js';
 import { walkWorkflow } from './guided-drive.js';
 import { guidedClient, loadPackagedRelease, prepareArgs, type GuidedClient } from './guided-participant.js';
+import { tracingPart } from './guided-tracing.js';
 
 const TYPICAL_EVIDENCE_BYTES = 16 * 1024;
 const BIG_EVIDENCE_BYTES = 1_048_000;
@@ -196,6 +199,7 @@ export const suite: Suite = {
       ['prepare', () => preparePart(ctx, client)],
       ['token', () => Promise.resolve(tokenPart(client))],
       ['contracts', () => contractsPart(ctx)],
+      ['tracing', () => tracingPart(ctx)],
     ];
     for (const [name, part] of parts) {
       if (ctx.parts !== undefined && !ctx.parts.has(name)) continue;

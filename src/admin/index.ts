@@ -10,3 +10,4 @@ export type { AdminServerOptions, AdminEndpoint } from './server.js';
 export { ADMIN_LIMITS } from './requests.js';
 export type { MetricsSource } from './routes.js';
 export { adminAuthenticator, ADMIN_SCOPE } from './gate.js';
+export type { AdminRequestTrace, AdminRequestTracer } from './trace.js';

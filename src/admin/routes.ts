@@ -44,8 +44,15 @@ export interface AdminRequest {
 
 export interface AdminRoute {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** The path template (`/admin/releases/:release`): low-cardinality, for a trace's `http.route`. */
+  readonly route: string;
   readonly pattern: RegExp;
   handle(request: AdminRequest): Promise<void>;
+}
+
+/** A route's template and the pattern it matches (see pathPattern). */
+function at(template: string, segment?: string): { route: string; pattern: RegExp } {
+  return { route: template, pattern: pathPattern(template, segment) };
 }
 
 /** readyz and metrics: served with or without a release store. */
@@ -53,7 +60,7 @@ export function serviceRoutes(releases: AdminReleases | undefined, metrics: Metr
   return [
     {
       method: 'GET',
-      pattern: pathPattern('/admin/readyz'),
+      ...at('/admin/readyz'),
       handle: ({ res }) => {
         readyz(res, releases);
         return Promise.resolve();
@@ -61,7 +68,7 @@ export function serviceRoutes(releases: AdminReleases | undefined, metrics: Metr
     },
     {
       method: 'GET',
-      pattern: pathPattern('/admin/metrics'),
+      ...at('/admin/metrics'),
       async handle({ res }) {
         sendBody(res, 200, await metrics.render(), metrics.contentType);
       },
@@ -96,7 +103,7 @@ export function releaseRoutes({ store, follower }: AdminReleases): AdminRoute[] 
   return [
     {
       method: 'GET',
-      pattern: pathPattern('/admin/releases'),
+      ...at('/admin/releases'),
       async handle({ res }) {
         const [infos, channels] = await Promise.all([store.listReleases(), store.readChannels()]);
         sendJson(res, 200, { releases: infos.map((i) => releaseRow(i, channels)) });
@@ -104,7 +111,7 @@ export function releaseRoutes({ store, follower }: AdminReleases): AdminRoute[] 
     },
     {
       method: 'POST',
-      pattern: pathPattern('/admin/releases'),
+      ...at('/admin/releases'),
       async handle({ req, res, who }) {
         const outcome = await store.publishRelease(await bodyBytes(req, ADMIN_LIMITS.releaseBytes), who.id);
         sendJson(res, outcome.created ? 201 : 200, outcome);
@@ -112,7 +119,7 @@ export function releaseRoutes({ store, follower }: AdminReleases): AdminRoute[] 
     },
     {
       method: 'GET',
-      pattern: pathPattern('/admin/releases/:release', '([^/]+)'),
+      ...at('/admin/releases/:release', '([^/]+)'),
       async handle({ res, params }) {
         const name = decodeURIComponent(params[0] ?? '');
         const info = isReleaseName(name) ? await store.releaseInfo(name) : undefined;
@@ -123,14 +130,14 @@ export function releaseRoutes({ store, follower }: AdminReleases): AdminRoute[] 
     },
     {
       method: 'GET',
-      pattern: pathPattern('/admin/channels'),
+      ...at('/admin/channels'),
       async handle({ res }) {
         sendJson(res, 200, { channels: channelViews(await store.readChannels()) });
       },
     },
     {
       method: 'GET',
-      pattern: pathPattern('/admin/channels/history'),
+      ...at('/admin/channels/history'),
       async handle({ res, url }) {
         const channel = url.searchParams.get('channel');
         if (channel !== null && !isReleaseChannel(channel)) {
@@ -146,7 +153,7 @@ export function releaseRoutes({ store, follower }: AdminReleases): AdminRoute[] 
     },
     {
       method: 'GET',
-      pattern: pathPattern('/admin/audit'),
+      ...at('/admin/audit'),
       async handle({ res, url }) {
         const limit = limitOf(url);
         sendJson(res, 200, { audit: await store.auditTrail(limit === undefined ? {} : { limit }) });
@@ -154,7 +161,7 @@ export function releaseRoutes({ store, follower }: AdminReleases): AdminRoute[] 
     },
     ...[ReleaseChannel.Active, ReleaseChannel.MigrationTarget].map((channel): AdminRoute => ({
       method: 'PUT',
-      pattern: pathPattern(`/admin/channels/${channel}`),
+      ...at(`/admin/channels/${channel}`),
       async handle({ req, res, who }) {
         const request = channelRequest(await jsonBody(req));
         const change = await store.setChannel({
@@ -169,7 +176,7 @@ export function releaseRoutes({ store, follower }: AdminReleases): AdminRoute[] 
     })),
     {
       method: 'DELETE',
-      pattern: pathPattern(`/admin/channels/${ReleaseChannel.MigrationTarget}`),
+      ...at(`/admin/channels/${ReleaseChannel.MigrationTarget}`),
       async handle({ res, url, who }) {
         const expected = url.searchParams.get('expected_current');
         if (expected !== null && !isReleaseName(expected)) {

@@ -16,6 +16,8 @@ import type { Authenticator } from '../identity/index.js';
 import { Refusal, storeRefusal } from './requests.js';
 import { releaseRoutes, serviceRoutes } from './routes.js';
 import type { AdminReleases, AdminRoute, MetricsSource } from './routes.js';
+import { traceRequest } from './trace.js';
+import type { AdminRequestTrace, AdminRequestTracer } from './trace.js';
 
 export interface AdminServerOptions {
   readonly host?: string;
@@ -31,6 +33,8 @@ export interface AdminServerOptions {
   readonly metrics: MetricsSource;
   readonly timeouts?: HttpTimeouts;
   readonly onFault?: (error: unknown) => void;
+  /** Follows every request (tracing; trace.ts): its method, route template and status, never the caller. */
+  readonly trace?: AdminRequestTracer;
 }
 
 export interface AdminEndpoint {
@@ -64,7 +68,7 @@ export function adminRequestListener(opts: AdminServerOptions): (req: IncomingMe
     allowedOrigins: opts.allowedOrigins ?? [],
   });
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, trace?: AdminRequestTrace): Promise<void> {
     for (const [name, value] of Object.entries(ADMIN_HEADERS)) res.setHeader(name, value);
     let url: URL;
     try {
@@ -97,6 +101,7 @@ export function adminRequestListener(opts: AdminServerOptions): (req: IncomingMe
     }
     const match = matchRoute(routes, req.method ?? 'GET', url.pathname);
     if (match.kind !== 'found') return sendMiss(req, res, match, misses);
+    trace?.route(match.route.route);
     try {
       await match.route.handle({ req, res, url, params: match.params, who: auth.principal });
     } catch (error) {
@@ -111,8 +116,10 @@ export function adminRequestListener(opts: AdminServerOptions): (req: IncomingMe
     }
   }
 
+  const tracer = opts.trace;
   return (req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    const trace = tracer === undefined ? undefined : traceRequest(tracer, req, res);
+    handle(req, res, trace).catch((error: unknown) => {
       opts.onFault?.(error);
       sendError(res, { code: 'internal', message: 'internal error' });
     });

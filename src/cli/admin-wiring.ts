@@ -5,7 +5,7 @@
  * profile's admin listener has no release store: healthz, readyz and metrics only. The Admin API's code is loaded only
  * when a listener starts.
  */
-import type { AdminEndpoint, MetricsSource } from '../admin/index.js';
+import type { AdminEndpoint, AdminRequestTracer, MetricsSource } from '../admin/index.js';
 import type { Authenticator } from '../identity/index.js';
 import type { ReleaseFollower, ReleaseStore } from '../registry/index.js';
 import { intOption, stringList, stringOption } from './args.js';
@@ -85,6 +85,8 @@ export interface StartAdminOptions {
   /** The process's service metrics. */
   readonly metrics: MetricsSource;
   readonly onFault?: (error: unknown) => void;
+  /** Traces every admin request (when tracing is on). */
+  readonly trace?: AdminRequestTracer | undefined;
 }
 
 /** Starts the admin listener and prints `admin listening on URL`; a listen failure names the address. */
@@ -105,6 +107,7 @@ export async function startAdminListener(
       authenticator: adminAuthenticator(settings.tokens, opts.participant),
       metrics: opts.metrics,
       ...(opts.onFault === undefined ? {} : { onFault: opts.onFault }),
+      ...(opts.trace === undefined ? {} : { trace: opts.trace }),
     });
   } catch (error) {
     const code = (error as { code?: unknown }).code;

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isRimthanError } from '../core/index.js';
 import { exampleCatalog, FlowCatalog, Supervisor } from '../runs/index.js';
-import type { FlowSpec, RunStore, StoreObserver, SupervisorOptions } from '../runs/index.js';
+import type { FlowSpec, RunStore, RunTracer, StoreObserver, SupervisorOptions } from '../runs/index.js';
 import { createRunTools } from '../tools/index.js';
 import type { RunTool } from '../tools/index.js';
 import { CommandFailed, reasonOf } from './errors.js';
@@ -85,6 +85,8 @@ export interface RunsStackOptions {
   readonly worker?: Pick<SupervisorOptions, 'concurrency' | 'leaseMs' | 'removedVersions'>;
   /** The store's metrics hooks (serving). */
   readonly observer?: StoreObserver;
+  /** Traces each execution of a run and its vertices (serving, when tracing is on). */
+  readonly tracer?: RunTracer;
 }
 
 /** Opens store, catalog and supervisor; `close()` stops the supervisor and closes the store. */
@@ -100,6 +102,7 @@ export async function openRunsStack(opts: RunsStackOptions): Promise<RunsStack> 
     catalog,
     ...opts.worker,
     ...(onFault === undefined ? {} : { onError: (error: unknown) => onFault('supervisor', error) }),
+    ...(opts.tracer === undefined ? {} : { tracer: opts.tracer }),
   });
   if (opts.role === 'observer') supervisor.observe();
   if (opts.role === 'worker') {

@@ -111,6 +111,7 @@ export async function serveHttp(parsed: Parsed, io: CliIo, opts: HttpServeOption
             participant: authenticator ?? NO_AUTHENTICATION,
             metrics: opts.metrics,
             onFault: (error) => obs.onFault('admin', error),
+            trace: obs.adminTracer(),
           },
           io,
         ).catch(async (error: unknown) => {

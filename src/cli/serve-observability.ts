@@ -1,9 +1,11 @@
 /**
  * The observability of one `rimthan serve` process: one ServiceMetrics registry over HTTP (served by the Admin API at
  * `/admin/metrics` when there is an admin listener; nothing else listens for it, so a stdio process, which can have no
- * admin listener, keeps none and never loads the metrics library) and the event log (serve-log.ts),
- * fed through the existing hooks only: the profile's tool-call observer, the HTTP transport's response observer and
- * fault reporter, the release follower's events and state, the run store's observer and status counts.
+ * admin listener, keeps none and never loads the metrics library), the event log (serve-log.ts) and, when the
+ * `OTEL_*` variables ask for it, OpenTelemetry traces (the SDK is imported only then: {@link serveTracing}),
+ * fed through the existing hooks only: the profile's tool-call observer and request tracer, the HTTP transport's
+ * response observer and fault reporter, the Admin API's request tracer, the release follower's events and state, the
+ * run store's observer and status counts, the supervisor's run tracer.
  *
  * A client that resets its connection, lets a time limit run out or hangs up mid-request is not a fault of ours: it is
  * counted in `rimthan_http_client_aborts_total` and never logged (any remote client can cause it at will).
@@ -11,12 +13,48 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { isClientDisconnect } from '../http/index.js';
+import type { AdminRequestTracer } from '../admin/index.js';
 import type { McpProfile } from '../mcp/server/profile.js';
 import type { FaultReporter } from '../mcp/server/tool-call.js';
 import type { ClientAbortReason, ServiceMetrics } from '../observability/metrics.js';
+import { tracingConfig, TracingConfigError } from '../observability/tracing-config.js';
+import type { McpTransportName, Tracing } from '../observability/tracing.js';
+import { packageVersion } from '../package/index.js';
 import type { FollowerEvents, ReleaseFollower } from '../registry/index.js';
-import type { RunInsights } from '../runs/index.js';
+import type { RunInsights, RunTracer } from '../runs/index.js';
+import { UsageError } from './errors.js';
+import type { CliIo } from './io.js';
 import type { ServeLog } from './serve-log.js';
+
+/** The longest a stopping process waits for its last spans to leave (a collector that is down must not hold it). */
+const TRACE_FLUSH_MS = 5000;
+
+/** A started tracing SDK and its span makers. */
+export interface ServeTracing {
+  readonly tracing: Tracing;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Tracing as the `OTEL_*` variables ask (undefined when they do not): the SDK and the span makers are imported only
+ * then. A variable this process cannot honour is a usage error naming it.
+ */
+export async function serveTracing(env: CliIo['env'], transport: McpTransportName): Promise<ServeTracing | undefined> {
+  let config: ReturnType<typeof tracingConfig>;
+  try {
+    config = tracingConfig(env);
+  } catch (error) {
+    if (error instanceof TracingConfigError) throw new UsageError(error.message, 'serve');
+    throw error;
+  }
+  if (config === undefined) return undefined;
+  const [{ startTracingSdk }, { Tracing }] = await Promise.all([
+    import('../observability/tracing-sdk.js'),
+    import('../observability/tracing.js'),
+  ]);
+  const sdk = startTracingSdk(config, packageVersion());
+  return { tracing: new Tracing(sdk.tracer, transport), shutdown: () => sdk.shutdown() };
+}
 
 /** Where a fault may be a client hanging up rather than ours: the listeners' request handling. */
 const LISTENER_PLACES = new Set(['http', 'admin']);
@@ -35,9 +73,36 @@ export class ServeObservability {
   /** Sockets whose abort was counted already (a reset is seen as a client error and as a hung-up request). */
   readonly #aborted = new WeakSet<Socket>();
 
-  constructor(log: ServeLog, metrics?: ServiceMetrics) {
+  /** The process's traces; undefined unless the `OTEL_*` variables turned them on. */
+  readonly #tracing: ServeTracing | undefined;
+
+  constructor(log: ServeLog, metrics?: ServiceMetrics, tracing?: ServeTracing) {
     this.log = log;
     this.metrics = metrics;
+    this.#tracing = tracing;
+  }
+
+  /** The supervisor's run tracer (a span per execution of a run and per vertex), when tracing is on. */
+  runTracer(): RunTracer | undefined {
+    return this.#tracing?.tracing.runExecution;
+  }
+
+  /** The Admin API's request tracer, when tracing is on. */
+  adminTracer(): AdminRequestTracer | undefined {
+    return this.#tracing?.tracing.adminRequest;
+  }
+
+  /** Sends the spans still buffered (at most TRACE_FLUSH_MS) and stops tracing. */
+  async close(): Promise<void> {
+    const tracing = this.#tracing;
+    if (tracing === undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, TRACE_FLUSH_MS);
+      timer.unref();
+    });
+    await Promise.race([tracing.shutdown().catch(() => undefined), late]);
+    clearTimeout(timer);
   }
 
   /** The fault reporter for profiles, transports and the supervisor. */
@@ -53,13 +118,17 @@ export class ServeObservability {
   /** The HTTP transport's response observer. */
   readonly onResponse = (status: number): void => this.metrics?.httpResponse(status);
 
-  /** `profile` reporting every tool call's tool, outcome and latency. */
+  /** `profile` reporting every tool call's tool, outcome and latency, and tracing every request when tracing is on. */
   observed(profile: McpProfile): McpProfile {
     const metrics = this.metrics;
-    if (metrics === undefined) return profile;
+    const tracing = this.#tracing?.tracing;
+    if (metrics === undefined && tracing === undefined) return profile;
     return {
       ...profile,
-      observeToolCall: (tool, status, code, seconds) => metrics.toolCall(tool, status, code, seconds),
+      ...(metrics === undefined
+        ? {}
+        : { observeToolCall: (tool, status, code, seconds) => metrics.toolCall(tool, status, code, seconds) }),
+      ...(tracing === undefined ? {} : { traceRequest: tracing.mcpRequest }),
     };
   }
 

@@ -55,6 +55,7 @@ export async function serveRuns(
   // signed with the checkpoint key ring; task-declaring clients get workflow_run_start as a task (mcp/extensions/tasks.ts).
   const codec = new RequestStateCodec(new TokenSigner(loadSigningSetup(io.env).ring), systemClock);
   const observer = obs.metrics?.storeObserver();
+  const tracer = obs.runTracer();
   const stack = await openRunsStack({
     storeSpec,
     flows: stringOption(parsed, 'flows'),
@@ -63,6 +64,7 @@ export async function serveRuns(
     onFault,
     worker: workerOptions(parsed),
     ...(observer === undefined ? {} : { observer }),
+    ...(tracer === undefined ? {} : { tracer }),
   });
   obs.countRuns(stack.store);
   const failed = stack.supervisor.deployment.failed;

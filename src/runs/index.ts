@@ -48,6 +48,7 @@ export type {
 export { StartRefusal } from './supervisor/types.js';
 export { DEFAULT_CANCEL_REASON, normalizeCancelReason } from './supervisor/cancel-command.js';
 export type { ErrorContext, ExecutionEnd } from './executor/run-execution.js';
+export type { RunTrace, RunTracer } from './executor/run-trace.js';
 export { activityEventId, ACTIVITY_NAMESPACE, type EventIdParts } from './executor/event-id.js';
 export { attemptIdOf, TRIES_PER_EPOCH, vertexIdempotencyKey } from './executor/idempotency-key.js';
 export { decodeCheckpoint, CHECKPOINT_FORMAT, type FlowCheckpoint } from './executor/checkpoint-state.js';

@@ -112,6 +112,11 @@ describe('docs/cli.md: every message, with its exit code, from the real executab
     { row: '--<option> must be an integer from <min> to <max>', args: ['serve', '--port', '99999'] },
     { row: '--<option> applies only to <what>', args: ['serve', '--session', 'x'] },
     { row: 'RIMTHAN_LOG_FORMAT must be text or json', args: ['serve'], env: { RIMTHAN_LOG_FORMAT: 'xml' } },
+    {
+      row: 'OTEL_<variable> must be <what>',
+      args: ['serve'],
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
+    },
     { row: 'unexpected argument: <argument>', args: ['serve', 'extra'] },
     { row: '--out FILE is required', args: ['registry', 'build', SOURCE] },
     {

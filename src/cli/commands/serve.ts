@@ -23,7 +23,7 @@ import type { CliIo } from '../io.js';
 import { requestCap } from '../serve-config.js';
 import { logFormat, serveLog } from '../serve-log.js';
 import type { ServeLog } from '../serve-log.js';
-import { ServeObservability } from '../serve-observability.js';
+import { ServeObservability, serveTracing } from '../serve-observability.js';
 import type { Serving } from '../serving.js';
 import { SERVE_OPTIONS } from './serve-options.js';
 
@@ -83,8 +83,11 @@ function adminContext(start: Start, http: boolean): Parameters<typeof adminSetti
 async function serveOverStdio(start: Start): Promise<void> {
   const { profile, parsed, io, maxBytes } = start;
   const admin = adminSettings(parsed, io, TOPIC, adminContext(start, false));
-  const obs = new ServeObservability(start.log);
-  const serving = await buildServing(start, { admin, stdio: true, obs });
+  const obs = new ServeObservability(start.log, undefined, await serveTracing(io.env, 'stdio'));
+  const serving = await buildServing(start, { admin, stdio: true, obs }).catch(async (error: unknown) => {
+    await obs.close();
+    throw error;
+  });
   try {
     const { serveStdio } = await import('../../mcp/transports/stdio.js');
     obs.log.started({ profile, transport: 'stdio' });
@@ -97,6 +100,7 @@ async function serveOverStdio(start: Start): Promise<void> {
     obs.log.stopped();
   } finally {
     await serving.close();
+    await obs.close();
   }
 }
 
@@ -106,17 +110,26 @@ async function serveOverHttp(start: Start, port: number): Promise<void> {
   const host = stringOption(parsed, 'host') ?? optionDefault(SERVE_OPTIONS, 'host');
   const { ServiceMetrics } = await import('../../observability/metrics.js');
   const metrics = new ServiceMetrics();
-  const obs = new ServeObservability(start.log, metrics);
+  const obs = new ServeObservability(start.log, metrics, await serveTracing(io.env, 'http'));
   const http = await import('../serve-http.js');
-  const identity = await http.httpIdentity(parsed, io, { host, profile });
-  const admin = adminSettings(parsed, io, TOPIC, adminContext(start, true));
-  const serving = await buildServing(start, { admin, stdio: false, obs });
+  let serving: Serving;
+  let identity: Awaited<ReturnType<typeof http.httpIdentity>>;
+  let admin: AdminSettings | undefined;
+  try {
+    identity = await http.httpIdentity(parsed, io, { host, profile });
+    admin = adminSettings(parsed, io, TOPIC, adminContext(start, true));
+    serving = await buildServing(start, { admin, stdio: false, obs });
+  } catch (error) {
+    await obs.close();
+    throw error;
+  }
   try {
     // Between requests, on timers that never keep a stopping process alive.
     void warmDeferredSchemas(() => new Promise((resolve) => setTimeout(() => resolve(true), 0).unref()));
     await http.serveHttp(parsed, io, { profile, host, port, maxBytes, identity, admin, serving, obs, metrics });
   } finally {
     await serving.close();
+    await obs.close();
   }
 }
 

@@ -16,6 +16,7 @@ import type {
 import type { CompiledToolContract, ToolContract } from './tool-contract.js';
 import type { JsonObject } from '../../core/index.js';
 import type { FaultReporter, ToolAnswer, ToolCallObserver, ToolHandler } from './tool-call.js';
+import type { McpRequestTracer } from './request-trace.js';
 
 /** Something a profile adds to the server: capabilities, and handlers registered before the server connects. */
 export interface ServerExtension {
@@ -81,6 +82,8 @@ export interface McpProfile {
   readonly onFault?: FaultReporter;
   /** Told how every tool call ended and how long it took (metrics); never sees arguments, results or the caller. */
   readonly observeToolCall?: ToolCallObserver;
+  /** Told about every MCP request and how it ended (tracing; request-trace.ts); never arguments, results or the caller. */
+  readonly traceRequest?: McpRequestTracer;
   /** Extra methods and capabilities (e.g. the tasks extension), registered after the built-in ones (server.ts). */
   readonly extensions?: readonly ServerExtension[];
 }

@@ -43,6 +43,8 @@ import { isJsonObject } from '../../core/index.js';
 import type { JsonObject } from '../../core/index.js';
 import { keepLegacyResourceCodes } from './legacy-codes.js';
 import type { McpProfile, ToolEntry, ToolRound } from './profile.js';
+import { errorEnd, requestFacts, resultEnd } from './request-trace.js';
+import type { McpRequestTracer, ServedNames } from './request-trace.js';
 import { ASK_INPUT_KEY, runToolCall } from './tool-call.js';
 import type { CreateTaskResult } from './tool-call.js';
 import { packageVersion } from '../../package/index.js';
@@ -84,6 +86,9 @@ function requestPart(request: JSONRPCRequest): { method: string; params?: unknow
  * (`initialize`, `server/discover`) included. `_wrapHandler` is the SDK's documented hook for this.
  */
 export class RimthanServer extends Server {
+  /** Told about every request this server answers (set by createMcpServer; read per request, after construction). */
+  tracing: { readonly tracer: McpRequestTracer; readonly served: ServedNames } | undefined;
+
   /** Connects as the SDK does, then keeps the 2025-era resource-not-found code on this transport (legacy-codes.ts). */
   override async connect(transport: Transport): Promise<void> {
     await super.connect(transport);
@@ -96,12 +101,34 @@ export class RimthanServer extends Server {
   ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
     const wrapped = super._wrapHandler(method, handler);
     const type = REQUEST_TYPES[method];
-    if (type === undefined) return wrapped;
+    const checked: typeof wrapped =
+      type === undefined
+        ? wrapped
+        : (request, ctx) => {
+            if (!isSpecType[type](requestPart(request))) {
+              return Promise.reject(new JsonRpcFault(RpcCode.InvalidParams, `invalid params for ${method}`));
+            }
+            return wrapped(request, ctx);
+          };
     return (request, ctx) => {
-      if (!isSpecType[type](requestPart(request))) {
-        return Promise.reject(new JsonRpcFault(RpcCode.InvalidParams, `invalid params for ${method}`));
-      }
-      return wrapped(request, ctx);
+      const tracing = this.tracing;
+      if (tracing === undefined) return checked(request, ctx);
+      const end = tracing.tracer(
+        requestFacts(request, ctx, tracing.served, {
+          envelopeKey: PROTOCOL_VERSION_ENVELOPE_KEY,
+          negotiated: this.getNegotiatedProtocolVersion(),
+        }),
+      );
+      return checked(request, ctx).then(
+        (result) => {
+          end(resultEnd(result));
+          return result;
+        },
+        (error: unknown) => {
+          end(errorEnd(error));
+          throw error;
+        },
+      );
     };
   }
 }
@@ -265,6 +292,20 @@ function registerPrompts(server: RimthanServer, profile: McpProfile): void {
  */
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 
+/** The tool and prompt names a profile serves (made once per profile: a server is built per HTTP request). */
+const servedCache = new WeakMap<McpProfile, ServedNames>();
+function servedNames(profile: McpProfile): ServedNames {
+  let served = servedCache.get(profile);
+  if (served === undefined) {
+    served = {
+      tools: new Set(profile.tools.map((t) => t.contract.name)),
+      prompts: new Set((profile.prompts?.list() ?? []).map((p) => p.name)),
+    };
+    servedCache.set(profile, served);
+  }
+  return served;
+}
+
 /** Who the server answers: the authenticated principal of an HTTP request; nobody on stdio. */
 export interface ServerCaller {
   readonly principalId?: string;
@@ -281,6 +322,8 @@ export function createMcpServer(profile: McpProfile, caller: ServerCaller = {}):
   };
   for (const extension of extensions) Object.assign(options, extension.options);
   const server = new RimthanServer({ name: SERVER_NAME, title: 'Rimthan', version: packageVersion() }, options);
+  if (profile.traceRequest !== undefined)
+    server.tracing = { tracer: profile.traceRequest, served: servedNames(profile) };
   registerTools(server, profile, caller);
   registerResources(server, profile);
   registerPrompts(server, profile);

@@ -19,7 +19,8 @@ import { CommitPipeline, predictRecord, type Refusal } from './commit-pipeline.j
 import { attemptIdOf, TRIES_PER_EPOCH } from './idempotency-key.js';
 import { loadInput, loadRunView, pinnedDefinition } from './run-loader.js';
 import { cancelStep, failStep, interruptStep, vertexStep, type PendingCompletion } from './steps.js';
-import { runVertex } from './vertex-runner.js';
+import type { RunTrace, RunTracer } from './run-trace.js';
+import { runVertex, type VertexOutcome, type VertexRunRequest } from './vertex-runner.js';
 
 /** Where a background fault happened (for the optional `onError` hook; never carries participant data by itself). */
 export interface ErrorContext {
@@ -38,6 +39,8 @@ export interface ExecutorDeps {
   readonly pipelineDepth: number;
   /** What to do with a run whose pinned definition this worker lacks: leave it for another worker, or fail it. */
   readonly unknownDefinition: 'defer' | 'fail';
+  /** Follows each execution and its vertices (tracing); never given a run id, state or input. */
+  readonly tracer?: RunTracer | undefined;
 }
 
 export interface ExecutionControl {
@@ -85,6 +88,8 @@ class RunExecution {
   #tries = 0;
   /** A refusal already taken out of the pipeline (by #commit or #refence), kept for #conclude. */
   #refusalSeen: Refusal | undefined;
+  /** This execution's trace, when a tracer follows it. */
+  #trace: RunTrace | undefined;
 
   constructor(deps: ExecutorDeps, claimed: RunRecord, control: ExecutionControl, start: ExecutionStart) {
     this.#deps = deps;
@@ -115,6 +120,21 @@ class RunExecution {
   }
 
   async run(): Promise<ExecutionEnd> {
+    const tracer = this.#deps.tracer;
+    if (tracer === undefined) return this.#run();
+    const trace = tracer({ flow: this.#record.definition_name, version: this.#record.definition_version });
+    this.#trace = trace;
+    try {
+      const end = await this.#run();
+      trace.end(end);
+      return end;
+    } catch (error) {
+      trace.end('error');
+      throw error;
+    }
+  }
+
+  async #run(): Promise<ExecutionEnd> {
     const warm = this.#warm;
     if (warm === undefined) await this.#reload();
     else this.#cp = warm.checkpoint;
@@ -147,7 +167,8 @@ class RunExecution {
       if (cp === undefined) return this.#fail('the latest checkpoint is unreadable');
       const vertex = cp.next_vertex === null ? undefined : def.graph.vertices.get(cp.next_vertex);
       if (vertex === undefined) return this.#fail('the checkpoint names no vertex of the flow');
-      const outcome = await runVertex({
+      const vertexEnded = this.#trace?.startVertex(vertex.id);
+      const outcome = await this.#runVertex(vertexEnded, {
         runId: this.#runId,
         vertex,
         state: cp.flow_state,
@@ -194,6 +215,19 @@ class RunExecution {
       // The step that ends this execution (completion or pause) lands after everything in flight.
       if (await this.#commit(step, pending)) return this.#record.status;
       return this.#conclude();
+    }
+  }
+
+  /** Runs a vertex, telling its trace (when followed) how it ended. */
+  async #runVertex(ended: ((outcome: string) => void) | undefined, request: VertexRunRequest): Promise<VertexOutcome> {
+    if (ended === undefined) return runVertex(request);
+    try {
+      const outcome = await runVertex(request);
+      ended(outcome.kind);
+      return outcome;
+    } catch (error) {
+      ended('error');
+      throw error;
     }
   }
 

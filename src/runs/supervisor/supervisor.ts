@@ -100,6 +100,7 @@ export class Supervisor {
       onError: (error, where) => this.#report(error, where),
       pipelineDepth,
       unknownDefinition,
+      tracer: options.tracer,
     };
     this.#engine = this.#makeEngineHandle();
   }

@@ -2,6 +2,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { JsonObject } from '../../core/json.js';
 import type { ErrorContext, WarmStart } from '../executor/run-execution.js';
+import type { RunTracer } from '../executor/run-trace.js';
 import type { FlowCatalog } from '../flow/catalog.js';
 import type { RemovedVersions } from '../operator/deploy-check.js';
 import type {
@@ -114,6 +115,8 @@ export interface SupervisorOptions {
   readonly removedVersions?: RemovedVersions;
   /** Background faults (store errors, vertex exceptions). Local diagnosis only: never forward them to a client. */
   readonly onError?: (error: unknown, where: ErrorContext) => void;
+  /** Follows each execution of a run and its vertices (tracing; executor/run-trace.ts). */
+  readonly tracer?: RunTracer;
 }
 
 /** The run operations of one session; a run of another session is indistinguishable from a missing one. */
