@@ -107,6 +107,8 @@ export async function startAdminServer(opts: AdminServerOptions): Promise<AdminE
     host: opts.host ?? '127.0.0.1',
     port: opts.port,
     ...(opts.timeouts === undefined ? {} : { timeouts: opts.timeouts }),
+    // A malformed, oversized or timed-out request is answered in the Admin API's own error shape too.
+    clientErrorShape: 'error',
   });
   return { url: `${listening.origin}/admin`, server: listening.server, close: () => listening.close() };
 }
