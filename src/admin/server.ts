@@ -1,5 +1,6 @@
 /**
- * The Admin API listener on src/http: `GET /admin/healthz` (no credential needed; says nothing else), then the
+ * The Admin API listener on src/http: `GET /admin/healthz`, and the health pair every listener serves (`GET /healthz`,
+ * `GET /readyz`: src/http/health.ts), need no credential and say nothing else; then the
  * admin gate, then the route table (routes.ts). Every answer is JSON (or Prometheus text) with
  * `Cache-Control: no-store`, errors as `{error: {code, message, ...}}` with the status table's status.
  *
@@ -8,8 +9,8 @@
  * answer 404 `not_found`.
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
-import { listen, matchRoute, sendError, sendJson, sendMiss } from '../http/index.js';
-import type { HttpTimeouts, MissWording } from '../http/index.js';
+import { ALWAYS_READY, answerHealth, listen, matchRoute, sendError, sendJson, sendMiss } from '../http/index.js';
+import type { HttpTimeouts, MissWording, ReadinessProbe } from '../http/index.js';
 import { bearerChallenge } from '../identity/index.js';
 import type { Authenticator } from '../identity/index.js';
 import { Refusal, storeRefusal } from './requests.js';
@@ -26,6 +27,8 @@ export interface AdminServerOptions {
   readonly metrics: MetricsSource;
   readonly timeouts?: HttpTimeouts;
   readonly onFault?: (error: unknown) => void;
+  /** What the unauthenticated `GET /readyz` says (the process's readiness); default: ready once listening. */
+  readonly readiness?: ReadinessProbe;
 }
 
 export interface AdminEndpoint {
@@ -45,6 +48,7 @@ const allowed = (allow: string): string => `method not allowed (allowed: ${allow
 /** The request listener (exported for embedding). */
 export function adminRequestListener(opts: AdminServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const releases = opts.releases;
+  const readiness = opts.readiness ?? ALWAYS_READY;
   const routes: readonly AdminRoute[] = [
     ...serviceRoutes(releases, opts.metrics),
     ...(releases === undefined ? [] : releaseRoutes(releases)),
@@ -62,6 +66,7 @@ export function adminRequestListener(opts: AdminServerOptions): (req: IncomingMe
     } catch {
       return sendError(res, { code: 'not_found', message: 'no such admin endpoint' });
     }
+    if (answerHealth(req, res, url.pathname, readiness)) return;
     if (url.pathname === '/admin/healthz') {
       return req.method === 'GET'
         ? sendJson(res, 200, { status: 'ok' })

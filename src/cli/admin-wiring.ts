@@ -6,6 +6,7 @@
  * when a listener starts.
  */
 import type { AdminEndpoint, MetricsSource } from '../admin/index.js';
+import type { ReadinessProbe } from '../http/health.js';
 import type { Authenticator } from '../identity/index.js';
 import type { ReleaseFollower, ReleaseStore } from '../registry/index.js';
 import { intOption, stringOption } from './args.js';
@@ -76,6 +77,8 @@ export interface StartAdminOptions {
   /** The process's service metrics. */
   readonly metrics: MetricsSource;
   readonly onFault?: (error: unknown) => void;
+  /** The process's readiness, answered at the unauthenticated `GET /readyz`. */
+  readonly readiness?: ReadinessProbe;
 }
 
 /** Starts the admin listener and prints `admin listening on URL`; a listen failure names the address. */
@@ -94,6 +97,7 @@ export async function startAdminListener(
       authenticator: adminAuthenticator(settings.tokens, opts.participant),
       metrics: opts.metrics,
       ...(opts.onFault === undefined ? {} : { onFault: opts.onFault }),
+      ...(opts.readiness === undefined ? {} : { readiness: opts.readiness }),
     });
   } catch (error) {
     const code = (error as { code?: unknown }).code;

@@ -3,7 +3,8 @@
  * when the store says something changed (PostgreSQL LISTEN/NOTIFY, debounced) and by a periodic poll as the fallback.
  * A release is served only after it verified; a refresh that finds a channel unreadable or its release corrupt or
  * unverifiable keeps the last verified snapshot and reports the reason once (until it changes or clears), which the
- * Admin API's `readyz` shows as `degraded`. Pinned releases (named by a checkpoint) are loaded from the store on demand.
+ * Admin API's `readyz` shows as `degraded`, and whether the store could be reached (`/readyz`). Pinned releases (named
+ * by a checkpoint) are loaded from the store on demand.
  */
 import { RimthanError } from '../../core/index.js';
 import type { Release } from '../model/release.js';
@@ -53,6 +54,11 @@ export interface FollowerState {
   readonly last_refresh_at: string | null;
   readonly refreshes: number;
   readonly refresh_failures: number;
+  /**
+   * True while the store cannot be reached (the last refresh or pinned load failed to reach it): the verified
+   * snapshots and the kept pinned releases are served meanwhile.
+   */
+  readonly store_unreachable: boolean;
 }
 
 const summaryOf = (s: Snapshot): { release: string; manifest_sha256: string } => ({
@@ -69,6 +75,7 @@ export class ReleaseFollower {
   #active: Snapshot | undefined;
   #target: Snapshot | undefined;
   #degraded: string | null = null;
+  #storeUnreachable = false;
   #lastRefreshAt: string | null = null;
   #refreshes = 0;
   #failures = 0;
@@ -148,6 +155,7 @@ export class ReleaseFollower {
       last_refresh_at: this.#lastRefreshAt,
       refreshes: this.#refreshes,
       refresh_failures: this.#failures,
+      store_unreachable: this.#storeUnreachable,
     };
   }
 
@@ -217,6 +225,7 @@ export class ReleaseFollower {
   }
 
   #settle(problems: readonly string[]): void {
+    this.#storeUnreachable = problems.some((p) => p.endsWith('store_unreachable'));
     this.#refreshes += 1;
     this.#lastRefreshAt = new Date().toISOString();
     const reason = problems.length === 0 ? null : problems.join('; ');
