@@ -3,13 +3,15 @@
  * when the store says something changed (PostgreSQL LISTEN/NOTIFY, debounced) and by a periodic poll as the fallback.
  * A release is served only after it verified; a refresh that finds a channel unreadable or its release corrupt or
  * unverifiable keeps the last verified snapshot and reports the reason once (until it changes or clears), which the
- * Admin API's `readyz` shows as `degraded`, and whether the store could be reached (`/readyz`). Pinned releases (named
- * by a checkpoint) are loaded from the store on demand.
+ * Admin API's `readyz` shows as `degraded`. Pinned releases (named by a checkpoint) are loaded from the store on demand
+ * and kept once verified (verified-cache.ts, bounded), with the active and target releases a refresh replaced: while
+ * the store cannot be reached, calls pinned to a kept release go on and the state says `store_unreachable`.
  */
 import { RimthanError } from '../../core/index.js';
 import type { Release } from '../model/release.js';
 import { ReleaseChannel } from './types.js';
 import type { ChannelRead, ReleaseStore } from './types.js';
+import { VerifiedReleaseCache } from './verified-cache.js';
 
 /** Told about what the follower does, for logs and metrics (never participant data). */
 export interface FollowerEvents {
@@ -76,6 +78,7 @@ export class ReleaseFollower {
   #target: Snapshot | undefined;
   #degraded: string | null = null;
   #storeUnreachable = false;
+  readonly #kept = new VerifiedReleaseCache();
   #lastRefreshAt: string | null = null;
   #refreshes = 0;
   #failures = 0;
@@ -143,8 +146,9 @@ export class ReleaseFollower {
   async pinned(name: string): Promise<Release | undefined> {
     if (this.#active !== undefined && name === this.#active.release.release) return this.#active.release;
     if (this.#target !== undefined && name === this.#target.release.release) return this.#target.release;
-    const loaded = await this.store.loadRelease(name);
-    return loaded.ok ? loaded.release : undefined;
+    const loaded = await this.#kept.load(name, (n) => this.store.loadRelease(n), this.#storeUnreachable);
+    if (loaded.fromCache) this.#storeUnreachable = true;
+    return loaded.release;
   }
 
   state(): FollowerState {
@@ -212,12 +216,14 @@ export class ReleaseFollower {
     if (!active.ok) problems.push(`active: ${active.reason}`);
     else if (active.snapshot === undefined) problems.push('active: active_missing');
     else if (active.snapshot !== this.#active) {
+      if (this.#active !== undefined) this.#kept.keep(this.#active.release);
       this.#active = active.snapshot;
       this.#events.onActive?.(active.snapshot.release.release);
     }
     const target = await loadChannel(this.store, channels[ReleaseChannel.MigrationTarget], this.#target);
     if (!target.ok) problems.push(`migration-target: ${target.reason}`);
     else if (target.snapshot !== this.#target) {
+      if (this.#target !== undefined) this.#kept.keep(this.#target.release);
       this.#target = target.snapshot;
       this.#events.onMigrationTarget?.(target.snapshot?.release.release);
     }
