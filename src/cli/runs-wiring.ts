@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isRimthanError } from '../core/index.js';
 import { exampleCatalog, FlowCatalog, Supervisor } from '../runs/index.js';
-import type { FlowSpec, RunStore, StoreObserver, SupervisorOptions } from '../runs/index.js';
+import type { ErrorContext, FlowSpec, RunStore, StoreObserver, SupervisorOptions } from '../runs/index.js';
 import { createRunTools } from '../tools/index.js';
 import type { RunTool } from '../tools/index.js';
 import { CommandFailed, reasonOf } from './errors.js';
@@ -76,6 +76,8 @@ export interface RunsStackOptions {
    */
   readonly execute: boolean;
   readonly onFault?: (where: string, error: unknown) => void;
+  /** A vertex try of a run threw (the flow's failure; default: reported to `onFault` as `supervisor`). */
+  readonly onVertexFailed?: (flow: string, vertex: string, error: unknown) => void;
   /** Worker settings for serving (the defaults otherwise). */
   readonly worker?: Pick<SupervisorOptions, 'concurrency' | 'leaseMs' | 'removedVersions'>;
   /** The store's metrics hooks (serving). */
@@ -94,7 +96,16 @@ export async function openRunsStack(opts: RunsStackOptions): Promise<RunsStack> 
     store,
     catalog,
     ...opts.worker,
-    ...(onFault === undefined ? {} : { onError: (error: unknown) => onFault('supervisor', error) }),
+    ...(onFault === undefined
+      ? {}
+      : {
+          onError: (error: unknown, where: ErrorContext) => {
+            const vertexFailed = opts.onVertexFailed;
+            if (where.phase === 'vertex' && where.flow !== undefined && where.vertex !== undefined && vertexFailed) {
+              vertexFailed(where.flow, where.vertex, error);
+            } else onFault('supervisor', error);
+          },
+        }),
   });
   if (opts.execute) {
     try {

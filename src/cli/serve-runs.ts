@@ -61,6 +61,7 @@ export async function serveRuns(
     cwd: io.cwd,
     execute: true,
     onFault,
+    onVertexFailed: obs.onVertexFailed,
     worker: workerOptions(parsed),
     ...(observer === undefined ? {} : { observer }),
   });

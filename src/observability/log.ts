@@ -7,7 +7,13 @@
 
 /** The events a Rimthan process logs. */
 export type LogEvent =
-  'start' | 'release_change' | 'release_refresh_failed' | 'release_refresh_recovered' | 'fault' | 'stop';
+  | 'start'
+  | 'release_change'
+  | 'release_refresh_failed'
+  | 'release_refresh_recovered'
+  | 'vertex_failed'
+  | 'fault'
+  | 'stop';
 
 /** The fields an event may carry, each a short closed word, a number or an operator-given name. */
 export interface LogFields {
@@ -29,6 +35,9 @@ export interface LogFields {
    */
   readonly reason?: string;
   readonly version?: string;
+  /** A flow's name and one of its vertices (`vertex_failed`): names from the flow's code, never run data. */
+  readonly flow?: string;
+  readonly vertex?: string;
 }
 
 const LEVEL: Readonly<Record<LogEvent, 'info' | 'warn' | 'error'>> = {
@@ -37,6 +46,7 @@ const LEVEL: Readonly<Record<LogEvent, 'info' | 'warn' | 'error'>> = {
   release_change: 'info',
   release_refresh_failed: 'warn',
   release_refresh_recovered: 'info',
+  vertex_failed: 'warn',
   fault: 'error',
 };
 

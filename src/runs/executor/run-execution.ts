@@ -25,6 +25,8 @@ import { runVertex } from './vertex-runner.js';
 export interface ErrorContext {
   readonly phase: 'vertex' | 'execution' | 'claim' | 'lease' | 'notify' | 'definition' | 'sweep';
   readonly runId?: string;
+  /** The flow's name (phase `vertex`). */
+  readonly flow?: string;
   readonly vertex?: string;
   readonly attempt?: number;
 }
@@ -157,7 +159,13 @@ class RunExecution {
         drain,
         beginTry: () => this.#beginTry(),
         onTryFailed: (error, attempt) =>
-          this.#deps.onError?.(error, { phase: 'vertex', runId: this.#runId, vertex: vertex.id, attempt }),
+          this.#deps.onError?.(error, {
+            phase: 'vertex',
+            runId: this.#runId,
+            flow: def.name,
+            vertex: vertex.id,
+            attempt,
+          }),
       });
       let step: StepCommit;
       let pending: PendingCompletion | undefined;
