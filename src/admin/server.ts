@@ -1,7 +1,9 @@
 /**
  * The Admin API listener on src/http: `GET /admin/healthz` (no credential needed; says nothing else, so a probe that
  * names the listener by its pod address is answered), then src/http's Host/Origin guard (the rule every listener
- * applies: a DNS rebinding page or another origin's page cannot drive it), the admin gate, and the route table. Every answer is JSON (or Prometheus text) with
+ * applies: a DNS rebinding page or another origin's page cannot drive it), the health pair every listener serves
+ * (`GET /healthz`, `GET /readyz`: src/http/health.ts; no credential), the admin gate, and the route table (routes.ts).
+ * Every answer is JSON (or Prometheus text) with
  * `Cache-Control: no-store`, errors as `{error: {code, message, ...}}` with the status table's status.
  *
  * Every route but healthz needs a principal with `rimthan:admin`. Nothing is logged per request. Without a release
@@ -9,8 +11,17 @@
  * answer 404 `not_found`.
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
-import { listen, matchRoute, RequestGuard, sendError, sendJson, sendMiss } from '../http/index.js';
-import type { HttpTimeouts, MissWording } from '../http/index.js';
+import {
+  ALWAYS_READY,
+  answerHealth,
+  listen,
+  matchRoute,
+  RequestGuard,
+  sendError,
+  sendJson,
+  sendMiss,
+} from '../http/index.js';
+import type { HttpTimeouts, MissWording, ReadinessProbe } from '../http/index.js';
 import { bearerChallenge } from '../identity/index.js';
 import type { Authenticator } from '../identity/index.js';
 import { Refusal, storeRefusal } from './requests.js';
@@ -35,6 +46,8 @@ export interface AdminServerOptions {
   readonly onFault?: (error: unknown) => void;
   /** Follows every request (tracing; trace.ts): its method, route template and status, never the caller. */
   readonly trace?: AdminRequestTracer;
+  /** What the unauthenticated `GET /readyz` says (the process's readiness); default: ready once listening. */
+  readonly readiness?: ReadinessProbe;
 }
 
 export interface AdminEndpoint {
@@ -54,6 +67,7 @@ const allowed = (allow: string): string => `method not allowed (allowed: ${allow
 /** The request listener (exported for embedding). */
 export function adminRequestListener(opts: AdminServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const releases = opts.releases;
+  const readiness = opts.readiness ?? ALWAYS_READY;
   const routes: readonly AdminRoute[] = [
     ...serviceRoutes(releases, opts.metrics),
     ...(releases === undefined ? [] : releaseRoutes(releases)),
@@ -89,6 +103,7 @@ export function adminRequestListener(opts: AdminServerOptions): (req: IncomingMe
       req.resume();
       return sendError(res, { code: 'forbidden', message: 'origin not allowed' });
     }
+    if (answerHealth(req, res, url.pathname, readiness)) return;
     const auth = await opts.authenticator.authenticate(req.headers.authorization);
     if (!auth.ok) {
       req.resume();
@@ -132,6 +147,8 @@ export async function startAdminServer(opts: AdminServerOptions): Promise<AdminE
     host: opts.host ?? '127.0.0.1',
     port: opts.port,
     ...(opts.timeouts === undefined ? {} : { timeouts: opts.timeouts }),
+    // A malformed, oversized or timed-out request is answered in the Admin API's own error shape too.
+    clientErrorShape: 'error',
   });
   return { url: `${listening.origin}/admin`, server: listening.server, close: () => listening.close() };
 }

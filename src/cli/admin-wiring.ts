@@ -6,6 +6,7 @@
  * when a listener starts.
  */
 import type { AdminEndpoint, AdminRequestTracer, MetricsSource } from '../admin/index.js';
+import type { ReadinessProbe } from '../http/health.js';
 import type { Authenticator } from '../identity/index.js';
 import type { ReleaseFollower, ReleaseStore } from '../registry/index.js';
 import { intOption, stringList, stringOption } from './args.js';
@@ -87,6 +88,8 @@ export interface StartAdminOptions {
   readonly onFault?: (error: unknown) => void;
   /** Traces every admin request (when tracing is on). */
   readonly trace?: AdminRequestTracer | undefined;
+  /** The process's readiness, answered at the unauthenticated `GET /readyz`. */
+  readonly readiness?: ReadinessProbe;
 }
 
 /** Starts the admin listener and prints `admin listening on URL`; a listen failure names the address. */
@@ -108,6 +111,7 @@ export async function startAdminListener(
       metrics: opts.metrics,
       ...(opts.onFault === undefined ? {} : { onFault: opts.onFault }),
       ...(opts.trace === undefined ? {} : { trace: opts.trace }),
+      ...(opts.readiness === undefined ? {} : { readiness: opts.readiness }),
     });
   } catch (error) {
     const code = (error as { code?: unknown }).code;

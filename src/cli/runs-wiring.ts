@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isRimthanError } from '../core/index.js';
 import { exampleCatalog, FlowCatalog, Supervisor } from '../runs/index.js';
-import type { FlowSpec, RunStore, RunTracer, StoreObserver, SupervisorOptions } from '../runs/index.js';
+import type { ErrorContext, FlowSpec, RunStore, RunTracer, StoreObserver, SupervisorOptions } from '../runs/index.js';
 import { createRunTools } from '../tools/index.js';
 import type { RunTool } from '../tools/index.js';
 import { CommandFailed, reasonOf } from './errors.js';
@@ -81,6 +81,8 @@ export interface RunsStackOptions {
    */
   readonly role: RunsRole;
   readonly onFault?: (where: string, error: unknown) => void;
+  /** A vertex try of a run threw (the flow's failure; default: reported to `onFault` as `supervisor`). */
+  readonly onVertexFailed?: (flow: string, vertex: string, error: unknown) => void;
   /** Worker settings for serving (the defaults otherwise). */
   readonly worker?: Pick<SupervisorOptions, 'concurrency' | 'leaseMs' | 'removedVersions'>;
   /** The store's metrics hooks (serving). */
@@ -101,7 +103,16 @@ export async function openRunsStack(opts: RunsStackOptions): Promise<RunsStack> 
     store,
     catalog,
     ...opts.worker,
-    ...(onFault === undefined ? {} : { onError: (error: unknown) => onFault('supervisor', error) }),
+    ...(onFault === undefined
+      ? {}
+      : {
+          onError: (error: unknown, where: ErrorContext) => {
+            const vertexFailed = opts.onVertexFailed;
+            if (where.phase === 'vertex' && where.flow !== undefined && where.vertex !== undefined && vertexFailed) {
+              vertexFailed(where.flow, where.vertex, error);
+            } else onFault('supervisor', error);
+          },
+        }),
     ...(opts.tracer === undefined ? {} : { tracer: opts.tracer }),
   });
   if (opts.role === 'observer') supervisor.observe();

@@ -1,9 +1,10 @@
 /**
  * `rimthan serve --transport http`: the participant identity (static bearer tokens and/or OAuth) with its start-up
  * refusals, the Streamable HTTP listener, the optional Admin API listener, and the notices that announce them; serves
- * until SIGINT/SIGTERM. Loaded by serve.ts only for HTTP, so a stdio start never loads the HTTP stack, the identity
+ * until SIGINT/SIGTERM, then drains (`/readyz` says `draining` for `--drain-seconds`) and closes. Loaded by serve.ts only for HTTP, so a stdio start never loads the HTTP stack, the identity
  * providers or the Admin API.
  */
+import { ServiceHealth } from '../http/health.js';
 import { anyOf, NO_AUTHENTICATION } from '../identity/authenticator.js';
 import { staticTokenAuthenticator } from '../identity/static-tokens.js';
 import { startHttpTransport } from '../mcp/transports/http.js';
@@ -17,6 +18,7 @@ import { participantIdentity, refuseUnsafeExposure } from './identity-config.js'
 import type { ParticipantIdentity } from './identity-config.js';
 import type { CliIo } from './io.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
+import { drainPeriod } from './serve-health.js';
 import type { ServeObservability } from './serve-observability.js';
 import type { Serving } from './serving.js';
 
@@ -64,6 +66,8 @@ export interface HttpServeOptions {
   readonly obs: ServeObservability;
   /** The process's metrics (the same object `obs` counts into), served by the Admin API. */
   readonly metrics: ServiceMetrics;
+  /** Seconds between the stop signal and closing, `/readyz` saying `draining` meanwhile (`--drain-seconds`). */
+  readonly drainSeconds: number;
 }
 
 /** Listens (MCP, then the Admin API when configured), announces both, and serves until the process is stopped. */
@@ -78,6 +82,7 @@ export async function serveHttp(parsed: Parsed, io: CliIo, opts: HttpServeOption
       : authenticator === undefined
         ? adminAsParticipant
         : anyOf(authenticator, adminAsParticipant);
+  const health = new ServiceHealth(serving.readiness);
   const endpoint = await startHttpTransport({
     host,
     port,
@@ -90,6 +95,7 @@ export async function serveHttp(parsed: Parsed, io: CliIo, opts: HttpServeOption
     serverFor: (principal) => serving.serverFor(principal),
     onResponse: obs.onResponse,
     onFault: (error) => obs.onFault('http', error),
+    readiness: health.readiness,
   }).catch((error: unknown) => {
     throw listenFailure(host, port, error);
   });
@@ -112,6 +118,7 @@ export async function serveHttp(parsed: Parsed, io: CliIo, opts: HttpServeOption
             metrics: opts.metrics,
             onFault: (error) => obs.onFault('admin', error),
             trace: obs.adminTracer(),
+            readiness: health.readiness,
           },
           io,
         ).catch(async (error: unknown) => {
@@ -120,6 +127,9 @@ export async function serveHttp(parsed: Parsed, io: CliIo, opts: HttpServeOption
         });
   obs.log.started({ profile: opts.profile, transport: 'http', listen: endpoint.url });
   await io.untilStopped();
+  // Proxies see `draining` and stop sending new calls while the ones under way (and any still sent) are answered.
+  health.drain();
+  await drainPeriod(io, opts.drainSeconds);
   obs.log.stopped();
   await adminEndpoint?.close();
   await endpoint.close();

@@ -11,7 +11,7 @@
  * (`jsonStderr`: the generated-key notice, the listen address, the session), and reports its refusals as `refusal`
  * objects with the same error code and words (`stderrLogger`).
  */
-import { jsonLogger } from '../observability/log.js';
+import { errorKindOf, jsonLogger } from '../observability/log.js';
 import type { StructuredLogger } from '../observability/log.js';
 import { choiceOption } from './args.js';
 import type { Parsed } from './args.js';
@@ -81,6 +81,8 @@ export interface ServeLog {
   refreshRecovered(): void;
   /** An unexpected fault, by kind only. */
   fault(where: string, error: unknown): void;
+  /** A try of a run's vertex threw (the flow's own failure, not ours): the names and the error's kind, never its message. */
+  vertexFailed(flow: string, vertex: string, error: unknown): void;
   /** The service stops (SIGINT/SIGTERM, or stdin closed). */
   stopped(): void;
 }
@@ -105,6 +107,7 @@ function textLog(io: CliIo): ServeLog {
       io.err(`rimthan: internal fault in ${where}: ${errorKind(error)}`);
       if (io.debug === true) io.err(debugDetail(error));
     },
+    vertexFailed: (flow, vertex, error) => io.err(`rimthan: vertex failed: ${flow} ${vertex}: ${errorKind(error)}`),
     stopped: () => undefined,
   };
 }
@@ -123,6 +126,7 @@ function jsonLog(logger: StructuredLogger): ServeLog {
       logger.log('release_refresh_failed', { reason, ...(atStart ? { where: 'start' } : {}) }),
     refreshRecovered: () => logger.log('release_refresh_recovered'),
     fault: (where, error) => logger.fault(where, error),
+    vertexFailed: (flow, vertex, error) => logger.log('vertex_failed', { flow, vertex, kind: errorKindOf(error) }),
     stopped: () => logger.log('stop'),
   };
 }

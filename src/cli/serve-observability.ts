@@ -115,6 +115,10 @@ export class ServeObservability {
     this.log.fault(where, error);
   };
 
+  /** A run's vertex try that threw: logged as such (flow, vertex, kind), not as a fault of ours. */
+  readonly onVertexFailed = (flow: string, vertex: string, error: unknown): void =>
+    this.log.vertexFailed(flow, vertex, error);
+
   /** The HTTP transport's response observer. */
   readonly onResponse = (status: number): void => this.metrics?.httpResponse(status);
 

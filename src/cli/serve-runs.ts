@@ -62,6 +62,7 @@ export async function serveRuns(
     cwd: io.cwd,
     role: 'worker',
     onFault,
+    onVertexFailed: obs.onVertexFailed,
     worker: workerOptions(parsed),
     ...(observer === undefined ? {} : { observer }),
     ...(tracer === undefined ? {} : { tracer }),

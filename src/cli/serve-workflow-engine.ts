@@ -15,6 +15,7 @@ import type { Parsed } from './args.js';
 import { checkpointMaxAgeMs } from './checkpoint-config.js';
 import type { CliIo } from './io.js';
 import { followReleases, openReleaseStore } from './release-store-config.js';
+import { releaseReadiness } from './serve-health.js';
 import type { ServeObservability } from './serve-observability.js';
 import type { Serving } from './serving.js';
 
@@ -52,6 +53,7 @@ export async function serveWorkflowEngine(
     serverFor: (principal) => createMcpServer(profile, principal.authenticated ? { principalId: principal.id } : {}),
     stdioPrincipal: ANONYMOUS,
     releases: { store, follower },
+    readiness: releaseReadiness(follower),
     close: async () => {
       await follower.stop();
       await store.close();

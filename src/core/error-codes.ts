@@ -45,6 +45,8 @@ export const HTTP_EDGE_CODES = [
   'gone',
   /** A bearer token that cannot be checked because no key set is available. */
   'unauthenticated',
+  /** The client did not send its request (headers or body) in time. */
+  'request_timeout',
 ] as const;
 
 /** Refusals of the release store and the release channels (folder and PostgreSQL answer alike). */

@@ -6,6 +6,7 @@
 export { createHardenedServer, hardenHttpServer, HTTP_TIMEOUT_DEFAULTS, listen, listenHttp } from './listen.js';
 export type {
   BoundListener,
+  ClientErrorShape,
   HardenedServerOptions,
   HttpTimeouts,
   Listening,
@@ -29,6 +30,7 @@ export {
 export type { Body, BodyRefusal } from './body.js';
 export {
   ERROR_STATUS,
+  errorBody,
   jsonRpcErrorBody,
   redirect,
   sendBody,
@@ -40,3 +42,13 @@ export {
 export type { HttpError, ResponseHeaders } from './respond.js';
 export { matchRoute, pathPattern, SEGMENT, sendMiss } from './routes.js';
 export type { MissWording, RouteLike, RouteMatch } from './routes.js';
+export {
+  ALWAYS_READY,
+  answerHealth,
+  HEALTH_PATHS,
+  NotReadyReason,
+  readinessAnswer,
+  ReadyNote,
+  ServiceHealth,
+} from './health.js';
+export type { Readiness, ReadinessProbe } from './health.js';

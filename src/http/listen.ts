@@ -1,14 +1,15 @@
 /**
  * Opening an HTTP listener, shared by every listener Rimthan opens (MCP, Admin API, console): a `node:http` server
  * with bounded client times (headers, whole request, idle keep-alive), a missing Host left to the listener's own guard,
- * Node's bare answers to a malformed, oversized or timed-out request replaced by a small JSON one, and the bind
+ * Node's bare answers to a malformed, oversized or timed-out request replaced by a small JSON one in the listener's
+ * error shape, and the bind
  * (resolves once the port is bound; a bind error rejects, naming nothing but the error).
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { continueOnDemand } from './body.js';
-import { jsonRpcErrorBody } from './respond.js';
+import { errorBody, jsonRpcErrorBody } from './respond.js';
 
 /** How long a client may take; every value is in milliseconds. */
 export interface HttpTimeouts {
@@ -31,23 +32,33 @@ export const HTTP_TIMEOUT_DEFAULTS = {
 
 /** The cache header of the client-error answers (they may carry nothing a cache should keep). */
 const CLIENT_ERROR_CACHE_CONTROL = 'private, no-store';
-/** JSON-RPC's "invalid request": the client-error answers keep the JSON-RPC error shape on every listener. */
+/** JSON-RPC's "invalid request": the MCP endpoint's client-error answers keep the JSON-RPC error shape. */
 const INVALID_REQUEST = -32600;
 
-const CLIENT_ERRORS: ReadonlyMap<string, readonly [number, string]> = new Map([
-  ['HPE_HEADER_OVERFLOW', [431, 'Request Header Fields Too Large']],
-  ['ERR_HTTP_REQUEST_TIMEOUT', [408, 'Request Timeout']],
+/**
+ * The shape of the answers to what Node's parser refuses: `json-rpc` (the MCP endpoint's) or `error` (the
+ * `{error: {code, message}}` of the Admin API and the console, with a code of the error vocabulary).
+ */
+export type ClientErrorShape = 'json-rpc' | 'error';
+
+/** Node's parser error code → status, reason phrase and our error code. */
+const CLIENT_ERRORS: ReadonlyMap<string, readonly [number, string, string]> = new Map([
+  ['HPE_HEADER_OVERFLOW', [431, 'Request Header Fields Too Large', 'too_large']],
+  ['ERR_HTTP_REQUEST_TIMEOUT', [408, 'Request Timeout', 'request_timeout']],
 ]);
+const BAD_REQUEST = [400, 'Bad Request', 'invalid_arguments'] as const;
 
 /**
- * Answers what Node's parser refuses (malformed request, oversized headers, a timeout) with our JSON and private cache
- * header instead of Node's bare reply, then closes the connection. Nothing is logged.
+ * Answers what Node's parser refuses (malformed request, oversized headers, a timeout) with our JSON in the
+ * listener's error shape and the private cache header instead of Node's bare reply, then closes the connection.
+ * Nothing is logged.
  */
-function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket, shape: ClientErrorShape): void {
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (error.code !== 'ECONNRESET' && socket.writable && inFlight?.headersSent !== true) {
-    const [status, reason] = CLIENT_ERRORS.get(error.code ?? '') ?? [400, 'Bad Request'];
-    const body = jsonRpcErrorBody(INVALID_REQUEST, reason.toLowerCase());
+    const [status, reason, code] = CLIENT_ERRORS.get(error.code ?? '') ?? BAD_REQUEST;
+    const message = reason.toLowerCase();
+    const body = shape === 'error' ? errorBody(code, message) : jsonRpcErrorBody(INVALID_REQUEST, message);
     socket.write(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `Cache-Control: ${CLIENT_ERROR_CACHE_CONTROL}\r\nConnection: close\r\n\r\n${body}`,
@@ -56,13 +67,17 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   socket.destroySoon();
 }
 
-/** Applies the client time limits and the JSON client-error answer to a `node:http` server. */
-export function hardenHttpServer(server: HttpServer, timeouts: HttpTimeouts = {}): void {
+/** Applies the client time limits and the JSON client-error answer (JSON-RPC-shaped by default) to a server. */
+export function hardenHttpServer(
+  server: HttpServer,
+  timeouts: HttpTimeouts = {},
+  shape: ClientErrorShape = 'json-rpc',
+): void {
   const t = { ...HTTP_TIMEOUT_DEFAULTS, ...timeouts };
   server.headersTimeout = t.headersMs;
   server.requestTimeout = t.requestMs;
   server.keepAliveTimeout = t.keepAliveMs;
-  server.on('clientError', answerClientError);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, shape));
 }
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -74,6 +89,8 @@ export interface HardenedServerOptions {
    * request refused before; without it Node answers `100 Continue` at once.
    */
   readonly continueOnDemand?: boolean;
+  /** The shape of the answers to malformed, oversized or timed-out requests (default `json-rpc`). */
+  readonly clientErrorShape?: ClientErrorShape;
 }
 
 /** A hardened server for `listener`: the time limits (checked every `checkIntervalMs`) and the client-error answer. */
@@ -91,7 +108,7 @@ export function createHardenedServer(listener: RequestListener, opts: HardenedSe
     listener,
   );
   if (opts.continueOnDemand === true) server.on('checkContinue', continueOnDemand(listener));
-  hardenHttpServer(server, t);
+  hardenHttpServer(server, t, opts.clientErrorShape);
   return server;
 }
 

@@ -25,6 +25,7 @@ export const ERROR_STATUS: Readonly<Partial<Record<ErrorCode, number>>> = {
   not_found: 404,
   unknown_definition: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   channel_conflict: 409,
   no_previous_release: 409,
@@ -88,6 +89,11 @@ export function sendError(res: ServerResponse, error: HttpError, headers: Respon
   const detailed = error.reason !== undefined || error.entry !== undefined;
   const body = detailed ? { ...error } : { code: error.code, message: error.message };
   sendJson(res, statusFor(error.code), { error: body }, headers);
+}
+
+/** The error body of the tool-error shape without details, `{error: {code, message}}`, as text. */
+export function errorBody(code: string, message: string): string {
+  return JSON.stringify({ error: { code, message } });
 }
 
 /** The JSON-RPC-shaped error body (`id` is the request's when it is known, else null). */

@@ -12,6 +12,7 @@ export type LogEvent =
   | 'release_change'
   | 'release_refresh_failed'
   | 'release_refresh_recovered'
+  | 'vertex_failed'
   | 'fault'
   | 'stop'
   | 'notice'
@@ -46,6 +47,9 @@ export interface LogFields {
   readonly message?: string;
   /** Where a usage refusal points for help (`rimthan serve --help`). */
   readonly help?: string;
+  /** A flow's name and one of its vertices (`vertex_failed`): names from the flow's code, never run data. */
+  readonly flow?: string;
+  readonly vertex?: string;
 }
 
 const LEVEL: Readonly<Record<LogEvent, 'info' | 'warn' | 'error'>> = {
@@ -54,6 +58,7 @@ const LEVEL: Readonly<Record<LogEvent, 'info' | 'warn' | 'error'>> = {
   release_change: 'info',
   release_refresh_failed: 'warn',
   release_refresh_recovered: 'info',
+  vertex_failed: 'warn',
   fault: 'error',
   notice: 'info',
   refusal: 'error',

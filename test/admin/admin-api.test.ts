@@ -13,6 +13,7 @@ import { packageRoot } from '../../src/package/index.js';
 import { principalIdOf, staticTokenAuthenticator } from '../../src/identity/index.js';
 import { FolderReleaseStore, ReleaseFollower } from '../../src/registry/index.js';
 import { tempDir } from '../registry/helpers.js';
+import { rawExchange } from '../security/support.js';
 import { adminCall } from '../support/serve-process.js';
 import { sample, scrapeMetrics } from '../support/metrics-scrape.js';
 import { releaseMetrics } from '../support/release-metrics.js';
@@ -177,5 +178,25 @@ describe('Admin API', () => {
     assert.equal(nowhere.headers.get('cache-control'), 'no-store');
     const metrics = await scrapeMetrics(url, ADMIN);
     assert.equal(sample(metrics, `rimthan_release_info{channel="active",release="${NEW}"}`), 1);
+  });
+  test("oversized headers and a malformed request get the Admin API's error shape (431, 400), not JSON-RPC's", async () => {
+    const { host } = new URL(url);
+    const cases = [
+      {
+        chunks: [`GET /admin/readyz HTTP/1.1\r\nHost: ${host}\r\nX-Pad: ${'p'.repeat(64 * 1024)}\r\n\r\n`],
+        status: 431,
+      },
+      { chunks: ['NOT-HTTP\r\n\r\n'], status: 400 },
+    ];
+    for (const { chunks, status } of cases) {
+      const reply = await rawExchange(url, chunks);
+      assert.equal(reply.status, status, reply.raw.slice(0, 300));
+      assert.equal(reply.headers['cache-control'], 'private, no-store');
+      const body = JSON.parse(reply.body) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(body), ['error'], reply.body);
+      const error = body['error'] as Record<string, unknown>;
+      assert.equal(error['code'], status === 431 ? 'too_large' : 'invalid_arguments');
+      assert.equal(typeof error['message'], 'string');
+    }
   });
 });

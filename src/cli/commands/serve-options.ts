@@ -178,6 +178,16 @@ export const SERVE_OPTIONS: OptionTable = [
     default: '8765',
     help: ['HTTP port (default 8765; 0 picks a free port)'],
   },
+  {
+    name: 'drain-seconds',
+    type: 'string',
+    value: 'S',
+    default: '0',
+    help: [
+      'HTTP: after SIGTERM/SIGINT, keep answering for S seconds (0-300, default 0) while GET /readyz',
+      'says 503 "draining", so a proxy stops sending new calls first; a second signal stops at once',
+    ],
+  },
   ALLOWED_HOST,
   ALLOWED_ORIGIN,
   ...IDENTITY,

@@ -54,6 +54,8 @@ interface Start {
   readonly io: CliIo;
   readonly maxBytes: number;
   readonly log: ServeLog;
+  /** `--drain-seconds` (HTTP only). */
+  readonly drainSeconds: number;
 }
 
 /** Builds the chosen profile (its module loaded now); every start-up refusal of the profile throws here. */
@@ -126,7 +128,19 @@ async function serveOverHttp(start: Start, port: number): Promise<void> {
   try {
     // Between requests, on timers that never keep a stopping process alive.
     void warmDeferredSchemas(() => new Promise((resolve) => setTimeout(() => resolve(true), 0).unref()));
-    await http.serveHttp(parsed, io, { profile, host, port, maxBytes, identity, admin, serving, obs, metrics });
+    const drainSeconds = start.drainSeconds;
+    await http.serveHttp(parsed, io, {
+      profile,
+      host,
+      port,
+      maxBytes,
+      identity,
+      admin,
+      serving,
+      obs,
+      metrics,
+      drainSeconds,
+    });
   } finally {
     await serving.close();
     await obs.close();
@@ -146,6 +160,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   );
   const transport = choiceOption(parsed, 'transport', ['stdio', 'http'] as const, 'stdio', TOPIC);
   const port = intOption(parsed, 'port', 0, 65535, TOPIC) ?? DEFAULT_HTTP_PORT;
+  const drainSeconds = intOption(parsed, 'drain-seconds', 0, 300, TOPIC) ?? 0;
   if (profileName === ProfileName.WorkflowEngine)
     refuseOptions(
       parsed,
@@ -156,7 +171,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   if (transport === 'stdio') {
     refuseOptions(
       parsed,
-      ['port', 'host', 'allowed-host', 'allowed-origin', ...IDENTITY_OPTION_NAMES],
+      ['port', 'host', 'drain-seconds', 'allowed-host', 'allowed-origin', ...IDENTITY_OPTION_NAMES],
       'applies only to --transport http',
     );
   } else {
@@ -164,6 +179,6 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   }
   const maxBytes = requestCap(io.env, profileName);
   const log = serveLog(io, logFormat(parsed, io.env, TOPIC), packageVersion());
-  const start: Start = { profile: profileName, parsed, io, maxBytes, log };
+  const start: Start = { profile: profileName, parsed, io, maxBytes, log, drainSeconds };
   await (transport === 'stdio' ? serveOverStdio(start) : serveOverHttp(start, port));
 }

@@ -1,13 +1,16 @@
 /**
  * The console's HTTP listener on src/http: the Host/Origin rule of every listener (DNS rebinding, other origins'
- * pages), the security headers on every answer, the same-origin proof of every request that changes something
- * (same-origin.ts), the sign-in exchange, the static page and the JSON API (src/http's route table). Client time limits
- * and malformed requests are handled as on every Rimthan listener. Nothing is logged per request.
+ * pages), the security headers on every answer, the health pair (`GET /healthz`, `GET /readyz`, no credential:
+ * src/http/health.ts), the same-origin proof of every request that changes something (same-origin.ts), the sign-in
+ * exchange, the static page and the JSON API (src/http's route table). Client time limits and malformed requests are
+ * handled as on every Rimthan listener. Nothing is logged per request.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { RimthanError } from '../../core/index.js';
 import {
+  ALWAYS_READY,
   announcesBody,
+  answerHealth,
   listen,
   matchRoute,
   readBody,
@@ -16,6 +19,7 @@ import {
   sendError,
   sendMiss,
 } from '../../http/index.js';
+import type { ReadinessProbe } from '../../http/index.js';
 import { LOGIN_FAILED } from './assets.js';
 import type { Asset } from './assets.js';
 import type { ConsoleAuth, SignedIn } from './auth.js';
@@ -33,6 +37,8 @@ export interface ConsoleServerOptions {
   readonly routes: readonly Route[];
   /** Told about unexpected faults; the client only sees `internal`. */
   readonly onFault?: (error: unknown) => void;
+  /** What `GET /readyz` says; default: ready once listening. */
+  readonly readiness?: ReadinessProbe;
 }
 
 export interface ConsoleServer {
@@ -107,6 +113,7 @@ export function consoleListener(opts: ConsoleServerOptions): (req: IncomingMessa
     }
     const method = req.method ?? 'GET';
     const pathname = url.pathname;
+    if (answerHealth(req, res, pathname, opts.readiness ?? ALWAYS_READY)) return;
 
     if (pathname === '/auth') {
       if (method === 'GET' && auth.mode === 'link') {

@@ -4,7 +4,8 @@
  * checks the `Mcp-Method`/`Mcp-Name` headers against the body: a mismatch is a 400 JSON-RPC error), 2025-era traffic to
  * a stateless JSON-answering transport (see {@link legacyExchange}). Around both: a request body cap enforced while the body streams in, Host/Origin checks, optional bearer auth, bounded
  * header/request/keep-alive times, and `Cache-Control: private, no-store` on every response (including the ones Node
- * itself would write for a malformed or timed-out request). Nothing is logged per request.
+ * itself would write for a malformed or timed-out request). `GET /healthz` and `GET /readyz` (src/http/health.ts)
+ * answer after the Host and Origin checks without a credential. Nothing is logged per request.
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import {
@@ -15,6 +16,8 @@ import {
 import type { McpRequestContext, Server } from '@modelcontextprotocol/server';
 import { parseStrictJsonBytes } from '../../core/index.js';
 import {
+  ALWAYS_READY,
+  answerHealth,
   declaredTooLarge,
   isClientDisconnect,
   lingerOnClose,
@@ -23,7 +26,7 @@ import {
   RequestGuard,
   sendJsonRpcError,
 } from '../../http/index.js';
-import type { HttpTimeouts } from '../../http/index.js';
+import type { HttpTimeouts, ReadinessProbe } from '../../http/index.js';
 import { bearerChallenge, NO_AUTHENTICATION, staticTokenAuthenticator } from '../../identity/index.js';
 import type { Authenticator, Principal, ProtectedResourceMetadata } from '../../identity/index.js';
 import { inspectMessages } from './jsonrpc-checks.js';
@@ -65,6 +68,8 @@ export interface HttpTransportOptions {
   readonly onResponse?: (status: number) => void;
   /** Told about unexpected faults; the client only sees a generic JSON error. */
   readonly onFault?: (error: unknown) => void;
+  /** What `GET /readyz` says (no credential needed; `GET /healthz` beside it); default: ready once listening. */
+  readonly readiness?: ReadinessProbe;
 }
 
 /** A running HTTP endpoint. */
@@ -152,6 +157,7 @@ export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMe
   const path = opts.path ?? '/mcp';
   const authenticator = authenticatorOf(opts);
   const metadata = opts.protectedResource;
+  const readiness = opts.readiness ?? ALWAYS_READY;
   const challenge = metadata === undefined ? {} : { resourceMetadata: metadata.url };
   // The modern leg builds its server through this factory; the request object carries the authenticated caller.
   const callers = new WeakMap<Request, Principal>();
@@ -184,6 +190,7 @@ export function mcpRequestListener(opts: HttpTransportOptions): (req: IncomingMe
     if (!guard.hostAllowed(req)) return sendJsonRpcError(res, 403, RpcCode.InvalidRequest, 'host not allowed');
     if (!guard.originAllowed(req)) return sendJsonRpcError(res, 403, RpcCode.InvalidRequest, 'origin not allowed');
     const url = urlOf(req.url);
+    if (url !== undefined && answerHealth(req, res, url.pathname, readiness)) return;
     if (metadata !== undefined && url !== undefined && metadata.paths.includes(url.pathname)) {
       return sendProtectedResourceMetadata(req, res, metadata);
     }

@@ -1,8 +1,10 @@
 /**
  * A release store on disk: immutable release files `<dir>/<release>.json`, an `ACTIVE` file naming the active release
  * and an optional `MIGRATION_TARGET` file naming the migration target, beside them the append-only journals
- * `channel-history.jsonl` and `audit.jsonl`. Every load is verified (digests, shape, authoring rules) and cached
- * (bounded LRU); names are checked before any path is built from them. One process writes a folder store: changes are
+ * `channel-history.jsonl` and `audit.jsonl`. Every load reads the file and verifies it (digests, shape, authoring
+ * rules; the verified result is cached by the SHA-256 of its bytes, bounded LRU), so a release removed or changed on
+ * disk is never served from memory and a channel cannot be pointed at it (as the PostgreSQL store refuses it); names
+ * are checked before any path is built from them. One process writes a folder store: changes are
  * serialised inside the process, not across processes (replicas share a PostgreSQL store instead).
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, readdirSync, rmSync } from 'node:fs';
@@ -63,7 +65,8 @@ export class FolderReleaseStore implements ReleaseSource, ReleaseStore {
   readonly migrationTargetFile: string;
   readonly historyFile: string;
   readonly auditFile: string;
-  readonly #cache = new LruCache<string, Release>(CACHE_CAPACITY);
+  /** Verified releases by name, with the SHA-256 of the bytes they were verified from. */
+  readonly #cache = new LruCache<string, { readonly sha: string; readonly release: Release }>(CACHE_CAPACITY);
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(dir: string, options: FolderStoreOptions = {}) {
@@ -103,14 +106,20 @@ export class FolderReleaseStore implements ReleaseSource, ReleaseStore {
   /** Like {@link load} but says why a release is unavailable. */
   read(release: string): ReleaseLoad {
     if (!isReleaseName(release)) return { ok: false, reason: StoreReason.InvalidName };
-    const cached = this.#cache.get(release);
-    if (cached !== undefined) return { ok: true, release: cached };
+    // The file is read every time: a release removed or replaced on disk is never answered from memory.
     const bytes = readBounded(this.#pathOf(release), MAX_RELEASE_BYTES);
-    if (!bytes.ok) return bytes;
+    if (!bytes.ok) {
+      this.#cache.delete(release);
+      return bytes;
+    }
+    const sha = sha256Hex(bytes.bytes);
+    const cached = this.#cache.get(release);
+    if (cached !== undefined && cached.sha === sha) return { ok: true, release: cached.release };
+    this.#cache.delete(release);
     const verified = verifyReleaseFile(bytes.bytes);
     if (!verified.ok) return { ok: false, reason: verified.reason };
     if (verified.release.release !== release) return { ok: false, reason: StoreReason.NameMismatch };
-    this.#cache.set(release, verified.release);
+    this.#cache.set(release, { sha, release: verified.release });
     return verified;
   }
 

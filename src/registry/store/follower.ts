@@ -3,12 +3,15 @@
  * when the store says something changed (PostgreSQL LISTEN/NOTIFY, debounced) and by a periodic poll as the fallback.
  * A release is served only after it verified; a refresh that finds a channel unreadable or its release corrupt or
  * unverifiable keeps the last verified snapshot and reports the reason once (until it changes or clears), which the
- * Admin API's `readyz` shows as `degraded`. Pinned releases (named by a checkpoint) are loaded from the store on demand.
+ * Admin API's `readyz` shows as `degraded`. Pinned releases (named by a checkpoint) are loaded from the store on demand
+ * and kept once verified (verified-cache.ts, bounded), with the active and target releases a refresh replaced: while
+ * the store cannot be reached, calls pinned to a kept release go on and the state says `store_unreachable`.
  */
 import { RimthanError } from '../../core/index.js';
 import type { Release } from '../model/release.js';
 import { ReleaseChannel } from './types.js';
 import type { ChannelRead, ReleaseStore } from './types.js';
+import { VerifiedReleaseCache } from './verified-cache.js';
 
 /** Told about what the follower does, for logs and metrics (never participant data). */
 export interface FollowerEvents {
@@ -53,6 +56,11 @@ export interface FollowerState {
   readonly last_refresh_at: string | null;
   readonly refreshes: number;
   readonly refresh_failures: number;
+  /**
+   * True while the store cannot be reached (the last refresh or pinned load failed to reach it): the verified
+   * snapshots and the kept pinned releases are served meanwhile.
+   */
+  readonly store_unreachable: boolean;
 }
 
 const summaryOf = (s: Snapshot): { release: string; manifest_sha256: string } => ({
@@ -69,6 +77,8 @@ export class ReleaseFollower {
   #active: Snapshot | undefined;
   #target: Snapshot | undefined;
   #degraded: string | null = null;
+  #storeUnreachable = false;
+  readonly #kept = new VerifiedReleaseCache();
   #lastRefreshAt: string | null = null;
   #refreshes = 0;
   #failures = 0;
@@ -136,8 +146,9 @@ export class ReleaseFollower {
   async pinned(name: string): Promise<Release | undefined> {
     if (this.#active !== undefined && name === this.#active.release.release) return this.#active.release;
     if (this.#target !== undefined && name === this.#target.release.release) return this.#target.release;
-    const loaded = await this.store.loadRelease(name);
-    return loaded.ok ? loaded.release : undefined;
+    const loaded = await this.#kept.load(name, (n) => this.store.loadRelease(n), this.#storeUnreachable);
+    if (loaded.fromCache) this.#storeUnreachable = true;
+    return loaded.release;
   }
 
   state(): FollowerState {
@@ -148,6 +159,7 @@ export class ReleaseFollower {
       last_refresh_at: this.#lastRefreshAt,
       refreshes: this.#refreshes,
       refresh_failures: this.#failures,
+      store_unreachable: this.#storeUnreachable,
     };
   }
 
@@ -204,12 +216,14 @@ export class ReleaseFollower {
     if (!active.ok) problems.push(`active: ${active.reason}`);
     else if (active.snapshot === undefined) problems.push('active: active_missing');
     else if (active.snapshot !== this.#active) {
+      if (this.#active !== undefined) this.#kept.keep(this.#active.release);
       this.#active = active.snapshot;
       this.#events.onActive?.(active.snapshot.release.release);
     }
     const target = await loadChannel(this.store, channels[ReleaseChannel.MigrationTarget], this.#target);
     if (!target.ok) problems.push(`migration-target: ${target.reason}`);
     else if (target.snapshot !== this.#target) {
+      if (this.#target !== undefined) this.#kept.keep(this.#target.release);
       this.#target = target.snapshot;
       this.#events.onMigrationTarget?.(target.snapshot?.release.release);
     }
@@ -217,6 +231,7 @@ export class ReleaseFollower {
   }
 
   #settle(problems: readonly string[]): void {
+    this.#storeUnreachable = problems.some((p) => p.endsWith('store_unreachable'));
     this.#refreshes += 1;
     this.#lastRefreshAt = new Date().toISOString();
     const reason = problems.length === 0 ? null : problems.join('; ');

@@ -26,6 +26,8 @@ import { runVertex, type VertexOutcome, type VertexRunRequest } from './vertex-r
 export interface ErrorContext {
   readonly phase: 'vertex' | 'execution' | 'claim' | 'lease' | 'notify' | 'definition' | 'sweep';
   readonly runId?: string;
+  /** The flow's name (phase `vertex`). */
+  readonly flow?: string;
   readonly vertex?: string;
   readonly attempt?: number;
 }
@@ -178,7 +180,13 @@ class RunExecution {
         drain,
         beginTry: () => this.#beginTry(),
         onTryFailed: (error, attempt) =>
-          this.#deps.onError?.(error, { phase: 'vertex', runId: this.#runId, vertex: vertex.id, attempt }),
+          this.#deps.onError?.(error, {
+            phase: 'vertex',
+            runId: this.#runId,
+            flow: def.name,
+            vertex: vertex.id,
+            attempt,
+          }),
       });
       let step: StepCommit;
       let pending: PendingCompletion | undefined;
