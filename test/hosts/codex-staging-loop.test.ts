@@ -1,18 +1,18 @@
 /**
  * Codex's scripted staging loop: the real Codex CLI (`codex exec`, workspace-write sandbox, no approvals, no Rimthan
  * MCP server registered) runs `rimthan participant run` with its own shell tool, reads back the exit code and the stop
- * line, writes what the stop asks for (the named step file, the answer in the answers file) and runs it again until
- * the workflow is complete. The scripted model decides only from what Codex hands it; the test then reads the session
+ * line, writes what the stop asks for (the named step file, the answer in the answers file, the repair a validator's
+ * findings call for) and runs it again until the workflow is complete. The scripted model decides only from what Codex hands it; the test then reads the session
  * file and `participant status`. It also shows what Codex's sandbox does to the loop without network access.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { MAIN, spawnServe } from '../support/serve-process.js';
 import type { ServeProcess } from '../support/serve-process.js';
-import { VALIDATOR } from '../participant/support/cli.js';
 import { DESK_ROUTE } from './scenarios/billing-queue.js';
 import { shellQuote } from './support/agent/host-vocabulary.js';
 import { stagingLoopAgent, stagingPrompt, stagingRuns } from './support/agent/staging-loop-agent.js';
@@ -28,6 +28,8 @@ const skip = hostSkipReason('Codex', binary) ?? false;
 
 const TOKEN = 'codex-staging-bearer-token-0123456789abcdef';
 const ANSWERS_FILE = 'rimthan-answers.json';
+/** The validators, as a command: the host tests' scripted validator checks (research-checks.ts), one process each. */
+const VALIDATOR = fileURLToPath(new URL('./support/research-validator-cli.js', import.meta.url));
 /** Without it, workspace-write's seccomp filter refuses sockets: loopback HTTP, and Node's child-process pipes. */
 const NETWORK = 'sandbox_workspace_write.network_access = true';
 /** A person's HOME is not writable in workspace-write; the scratch HOME is under /tmp, so take /tmp away too. */
@@ -119,6 +121,10 @@ function assertCompleted(run: HostRun, scratch: Scratch, server: readonly string
     stops.filter((x) => x.kind === 'answer').map((x) => (x.kind === 'answer' ? x.field : '')),
     ['research_route'],
   );
+  // The first draft's flaw: a validator of the desk-research step reported it, the model repaired, the rerun passed.
+  const failed = stops.filter((x) => x.kind === 'findings');
+  assert.equal(failed.length, 1, JSON.stringify(stops));
+  assert.deepEqual(failed[0]?.kind === 'findings' ? failed[0].validators : [], ['evidence-quality']);
   // Afterwards, outside Codex: the session file and status say completed, every output accepted.
   const session = JSON.parse(readFileSync(join(scratch.repo, '.rimthan', 'workflow-session.json'), 'utf8')) as object;
   assert.deepEqual(Object.keys(session).sort(), ['checkpoint', 'confirmed_state']);
@@ -191,13 +197,13 @@ describe(`Codex ${binary?.version ?? ''} runs rimthan participant run as its sta
     },
   );
 
-  test('over Streamable HTTP with a token file and network access: staged to completed', async () => {
+  test('over Streamable HTTP with a token file and network access: one repair, completed', async () => {
     const s = scratch('http');
     const server = await httpServer(s);
     assertCompleted(await stagingLoop(s, runCommand(server), [NETWORK, ...REAL_HOME], 40), s, server);
   });
 
-  test('over stdio with network access and the signing-key folder writable: staged to completed', async () => {
+  test('over stdio with network access and the signing-key folder writable: one repair, completed', async () => {
     const s = scratch('stdio');
     // The stdio server keeps its signing key in $XDG_STATE_HOME/rimthan (here ~/.local/state): it must be writable.
     const state = join(s.home, '.local', 'state');

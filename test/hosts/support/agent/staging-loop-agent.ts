@@ -55,6 +55,7 @@ function commandOf(call: CallEvent): string | undefined {
 type Stop =
   | { readonly kind: 'file'; readonly path: string; readonly artifactId: string }
   | { readonly kind: 'answer'; readonly field: string; readonly options: readonly string[] }
+  | { readonly kind: 'findings'; readonly validators: readonly string[] }
   | { readonly kind: 'other'; readonly line: string };
 
 function stopOf(output: string): Stop {
@@ -63,6 +64,8 @@ function stopOf(output: string): Stop {
   const answer = /needs an answer to (\S+) \(options: ([^)]*)\)/.exec(output);
   if (answer?.[1] !== undefined && answer[2] !== undefined)
     return { kind: 'answer', field: answer[1], options: answer[2].split(', ').filter((o) => o !== '') };
+  const findings = /^rimthan: validation failed: (.+) reported findings/m.exec(output);
+  if (findings?.[1] !== undefined) return { kind: 'findings', validators: findings[1].split(', ') };
   const line = output.split('\n').find((l) => l.startsWith('rimthan: ')) ?? output.trim().split('\n').at(-1) ?? '';
   return { kind: 'other', line };
 }
@@ -133,7 +136,11 @@ export function stagingLoopAgent(options: {
         return { kind: 'calls', calls: [host.writeFile(root, answersFile, `${JSON.stringify(answersOf([]))}\n`)] };
       if (last.result === undefined) throw new Error('Codex sent no result for the last call');
       if (commandOf(last.call) !== `${command} 2>&1`) {
-        if (!host.succeeded(last.call, last.result)) return { kind: 'text', text: `Stopped: ${last.result.text}` };
+        // The writes since the last run (one, or one per repaired file): all must have worked.
+        const lastRun = calls.findLastIndex((c) => commandOf(c.call) === `${command} 2>&1`);
+        for (const c of calls.slice(lastRun + 1))
+          if (c.result === undefined || !host.succeeded(c.call, c.result))
+            return { kind: 'text', text: `Stopped: ${c.result?.text ?? 'a write got no result'}` };
         return { kind: 'calls', calls: [run] };
       }
       const result = shellResult(last.result);
@@ -141,12 +148,30 @@ export function stagingLoopAgent(options: {
         return { kind: 'text', text: `Stopped: Codex did not run the command: ${last.result.text}` };
       if (result.exit === 0) return { kind: 'text', text: 'The workflow is complete: the decision is recorded.' };
       const stop = stopOf(result.output);
+      // How many drafts of each file the model wrote so far, and which artifact each file is (from the stops).
+      const writes = new Map<string, number>();
+      for (const c of calls) {
+        const written = host.writtenFile(root, c.call);
+        if (written !== undefined) writes.set(written.path, (writes.get(written.path) ?? 0) + 1);
+      }
+      const artifacts = new Map<string, string>();
+      for (const r of stagingRuns(t)) if (r.stop?.kind === 'file') artifacts.set(r.stop.path, r.stop.artifactId);
       if (stop.kind === 'file') {
-        const drafts = scenario.drafts[stop.artifactId];
-        const body = drafts?.at(-1);
+        // A first draft: each route's first draft of one artifact has a flaw a validator finds.
+        const body = scenario.drafts[stop.artifactId]?.[writes.get(stop.path) ?? 0];
         if (body === undefined)
           return { kind: 'text', text: `Stopped: I have nothing to write for ${stop.artifactId}.` };
         return { kind: 'calls', calls: [host.writeFile(root, stop.path, body)] };
+      }
+      if (stop.kind === 'findings') {
+        // Repair: the next draft of every file of this workflow that has a better one.
+        const repairs = [...artifacts].flatMap(([path, id]) => {
+          const body = scenario.drafts[id]?.[writes.get(path) ?? 0];
+          return body === undefined || (writes.get(path) ?? 0) === 0 ? [] : [host.writeFile(root, path, body)];
+        });
+        if (repairs.length === 0)
+          return { kind: 'text', text: `Stopped: ${stop.validators.join(', ')} found what I cannot repair.` };
+        return { kind: 'calls', calls: repairs };
       }
       if (stop.kind === 'answer') {
         const answered = stagingRuns(t).flatMap((r) => (r.stop?.kind === 'answer' ? [r.stop.field] : []));
