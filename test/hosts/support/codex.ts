@@ -40,6 +40,7 @@ export async function runCodex(options: HostRunOptions): Promise<HostRun> {
         'model_provider = "scripted"',
         'approval_policy = "never"',
         'sandbox_mode = "workspace-write"',
+        ...(options.codex?.configLines ?? []),
         '',
         '[model_providers.scripted]',
         'name = "Scripted model"',
@@ -47,10 +48,14 @@ export async function runCodex(options: HostRunOptions): Promise<HostRun> {
         'wire_api = "responses"',
         'env_key = "SCRIPTED_MODEL_KEY"',
         '',
-        '[mcp_servers.rimthan]',
-        ...serverEntry,
-        ...(options.approveTools === true ? ['default_tools_approval_mode = "approve"'] : []),
-        '',
+        ...(options.codex?.withoutServer === true
+          ? []
+          : [
+              '[mcp_servers.rimthan]',
+              ...serverEntry,
+              ...(options.approveTools === true ? ['default_tools_approval_mode = "approve"'] : []),
+              '',
+            ]),
       ].join('\n'),
     );
     return runHost(binary, ['exec', options.prompt], {

@@ -42,6 +42,11 @@ export interface HostRunOptions {
   readonly approveTools?: boolean;
   /** Files to put in the scratch HOME before the host starts (HOME-relative path → content), e.g. Codex agent roles. */
   readonly homeFiles?: Readonly<Record<string, string>>;
+  /**
+   * Codex only: Rimthan is not registered as an MCP server (the session reaches it through the shell alone, e.g. with
+   * `rimthan participant run`), and these lines are added to config.toml (e.g. the sandbox's network access).
+   */
+  readonly codex?: { readonly withoutServer?: boolean; readonly configLines?: readonly string[] };
 }
 
 export interface HostRun {

@@ -43,7 +43,7 @@ function commandOf(call: CallEvent): string | undefined {
 }
 
 /** `exit N\n<output>` after Codex's `Script completed … Output:` header. */
-function shellResult(result: ResultEvent): { exit: number; output: string } | undefined {
+export function shellResult(result: ResultEvent): { exit: number; output: string } | undefined {
   const at = result.text.indexOf('Output:\n');
   const body = at < 0 ? result.text : result.text.slice(at + 'Output:\n'.length);
   const m = /^exit (-?\d+|undefined)\n/.exec(body);
