@@ -1,5 +1,6 @@
 // Import rules between the rooms of src/ (docs/architecture.md draws them; CONTRIBUTING.md says why).
-// Checked by `npm run lint` (depcruise src) and by test/lint/layers.test.ts, which also proves each rule bites.
+// Checked by `npm run lint` (depcruise src) and by test/system/lint/layers.e2e.test.ts, which also proves each rule
+// bites.
 /** Node modules that reach outside the process: files, network, processes, threads. */
 const IO_MODULES =
   '^(node:)?(fs|fs/promises|net|http|https|http2|tls|dgram|dns|child_process|cluster|worker_threads|readline)$';

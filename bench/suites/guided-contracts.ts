@@ -267,9 +267,9 @@ export async function contractsPart(ctx: SuiteContext): Promise<{ figures: Figur
     const notes = [
       'contracts: sizes are JSON bytes as sent; the 1.0.0 contracts are served by the same server in the same run ' +
         '(same handlers, only the listed and checked schemas differ). The run is the desk-research route with one ' +
-        'validator failure and repair, as test/mcp/stdio-e2e.test.ts drives it. Its 1.0.0 result bytes are the same ' +
-        'results with every host asset and adapter body put back after setup (1.0.0 resent them on every step), ' +
-        'from the bodies setup sent (same URI and digest).',
+        'validator failure and repair, as test/mcp/transports/stdio.e2e.test.ts drives it. Its 1.0.0 result bytes ' +
+        'are the same results with every host asset and adapter body put back after setup (1.0.0 resent them on ' +
+        'every step), from the bodies setup sent (same URI and digest).',
     ];
     return { figures, notes };
   } finally {

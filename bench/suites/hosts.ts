@@ -1,22 +1,22 @@
 /**
  * `npm run bench -- hosts`: the real, pinned Claude Code and Codex CLIs take the packaged research-decision workflow
  * by desk research over stdio to `completed` (one failed report repaired, validators as the host's subagents), driven
- * by the host tests' scripted model (test/hosts), once against this build and once against an earlier build of Rimthan
- * from Git (`--baseline=REV`, default the main of 2026-12-04 before the host work), in the same run. Per host: the
- * Rimthan tool definitions as the host sent them to the model, the Rimthan results the model read (the person's agent
- * alone, and with its validator subagents), every byte the host sent the model over the run, the model turns, the
+ * by the host tests' scripted model (test/system/hosts), once against this build and once against an earlier build of
+ * Rimthan from Git (`--baseline=REV`, default the main of 2026-12-04 before the host work), in the same run. Per host:
+ * the Rimthan tool definitions as the host sent them to the model, the Rimthan results the model read (the person's
+ * agent alone, and with its validator subagents), every byte the host sent the model over the run, the model turns, the
  * protocol revision negotiated, and how long the server took to answer the host's first message.
  */
 import { fmt } from '../format.js';
 import type { Figure, Suite, SuiteContext } from '../model.js';
 import { buildRevision } from '../baselines/previous-build.js';
 import { withTempFolder } from '../tmp.js';
-import { DESK_ROUTE } from '../../test/hosts/scenarios/billing-queue.js';
-import { CLAUDE_CODE, CODEX } from '../../test/hosts/support/host-profiles.js';
-import type { HostProfile } from '../../test/hosts/support/host-profiles.js';
-import { HostWorld } from '../../test/hosts/support/host-world.js';
-import type { RunFigures } from '../../test/hosts/support/run-figures.js';
-import { negotiation } from '../../test/hosts/support/tap-log.js';
+import { DESK_ROUTE } from '../../test/system/hosts/scenarios/billing-queue.js';
+import { CLAUDE_CODE, CODEX } from '../../test/system/hosts/support/host-profiles.js';
+import type { HostProfile } from '../../test/system/hosts/support/host-profiles.js';
+import { HostWorld } from '../../test/system/hosts/support/host-world.js';
+import type { RunFigures } from '../../test/system/hosts/support/run-figures.js';
+import { negotiation } from '../../test/system/hosts/support/tap-log.js';
 
 /** main as the real hosts first tried it (2026-12-04), before tool views, digest-bound tokens and the fast start. */
 const DEFAULT_BASELINE = 'bb92a07';

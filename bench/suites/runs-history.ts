@@ -19,7 +19,7 @@ import { fmt, fmtNs } from '../format.js';
 import { compare, roundCounter } from '../harness.js';
 import type { Figure, SuiteContext } from '../model.js';
 import type { TempFolder } from '../tmp.js';
-import { newRun } from '../../test/runs/store-fixtures.js';
+import { newRun } from '../../test/runs/store/store-fixtures.js';
 
 const PER_COMMIT = 1000;
 const PAGE = 50;

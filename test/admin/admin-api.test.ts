@@ -13,7 +13,7 @@ import { packageRoot } from '../../src/package/index.js';
 import { principalIdOf, staticTokenAuthenticator } from '../../src/identity/index.js';
 import { FolderReleaseStore, ReleaseFollower } from '../../src/registry/index.js';
 import { tempDir } from '../registry/helpers.js';
-import { rawExchange } from '../security/support.js';
+import { rawExchange } from '../system/security/support.js';
 import { adminCall } from '../support/serve-process.js';
 import { sample, scrapeMetrics } from '../support/metrics-scrape.js';
 import { releaseMetrics } from '../support/release-metrics.js';

@@ -1,6 +1,7 @@
 /**
  * Every command's option table, by its words (`serve`, `runs list`): what the command's parser accepts. help.ts prints
- * from the same rows, and test/cli/help-options.test.ts proves that each option accepted is in the help and back.
+ * from the same rows, and test/cli/commands/help-options.test.ts proves that each option accepted is in the help and
+ * back.
  */
 import type { OptionTable } from '../args.js';
 import { ADMIN_TABLES } from './admin-options.js';

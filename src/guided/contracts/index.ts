@@ -50,7 +50,7 @@ const ECHOED: readonly string[] = ['checkpoint', 'confirmed_state', 'validation_
 /**
  * What the listed input schemas leave to the server (see host-view.ts): the echoed arguments' inner shapes, and
  * descriptions below three properties deep (two for prepare's attestations). Every listed schema so stays well within
- * Codex's 5,000-byte budget, which test/guided/host-view.test.ts checks.
+ * Codex's 5,000-byte budget, which test/guided/contracts/host-view.test.ts checks.
  */
 const view = (copied: readonly string[], describedDepth: number): HostViewOptions => ({ copied, describedDepth });
 

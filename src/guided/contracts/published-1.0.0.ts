@@ -2,7 +2,7 @@
  * The guided contract documents exactly as contract version 1.0.0 served them at
  * rimthan://registry/{release}/schemas/{id}/1.0.0, before host assets after setup became references (their `content`
  * optional): the RFC 8785 canonical JSON text of each, frozen. A versioned URI's bytes never change, so never edit
- * this file; a changed contract is a new CONTRACT_VERSION (published.ts). test/mcp/published-schemas.test.ts pins
+ * this file; a changed contract is a new CONTRACT_VERSION (published.ts). test/mcp/workflow-engine/published-schemas.test.ts pins
  * the digest of every served versioned document.
  */
 

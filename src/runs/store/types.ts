@@ -1,7 +1,7 @@
 /**
  * The store interfaces behind durable runs, split by role: the run ledger, the queue, the read-only insights, and
  * RunStore, their intersection. Two backends implement RunStore (SQLite: the embedded default; PostgreSQL: several
- * workers on one database) and one conformance suite (test/runs/store-conformance*.ts) proves both.
+ * workers on one database) and one conformance suite (test/runs/store/store-conformance*.ts) proves both.
  *
  * Every write that changes a run goes through `commit`, which is atomic: record compare-and-swap, optional checkpoint
  * compare-and-append, and activity appends happen together or not at all.
@@ -322,7 +322,8 @@ export interface RunInsights {
 
 /**
  * A whole run store: every role plus its lifecycle. Both backends (SQLite, PostgreSQL) implement it and the conformance
- * suite (test/runs/store-conformance*.ts, organised by role) proves both; consumers ask only for the roles they use.
+ * suite (test/runs/store/store-conformance*.ts, organised by role) proves both; consumers ask only for the roles they
+ * use.
  */
 export interface RunStore extends RunLedger, RunQueue, RunInsights {
   /** Creates the schema (migrations) and prepares statements. Idempotent across processes. */

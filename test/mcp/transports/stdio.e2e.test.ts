@@ -1,0 +1,125 @@
+/**
+ * End to end over stdio: a harness launches `rimthan serve` with no configuration and drives the whole packaged
+ * research-decision workflow; the key kept in the state directory lets a restarted process continue a checkpoint
+ * (spec: checkpoints-data-perimeter.md "Release-pinned resume ... after active release and process change").
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { JsonObject } from '../../../src/core/index.js';
+import { ACTIVE_RELEASE, callTool, NEW_RELEASE, tempReleaseStore } from '../support/connect.js';
+import { Participant } from '../support/participant.js';
+import { fromRouteToCompletion, toRouteQuestion } from '../support/research-run.js';
+
+const MAIN = fileURLToPath(new URL('../../../src/cli/main.js', import.meta.url));
+
+interface Served {
+  client: Client;
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+async function serve(stateHome: string, releasesDir?: string): Promise<Served> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN, 'serve', ...(releasesDir === undefined ? [] : ['--releases', releasesDir])],
+    env: { PATH: process.env['PATH'] ?? '', HOME: stateHome, XDG_STATE_HOME: stateHome },
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    err += chunk.toString('utf8');
+  });
+  const client = new Client({ name: 'stdio-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => err, close: () => client.close() };
+}
+
+describe('rimthan serve over stdio', () => {
+  const stateA = mkdtempSync(join(tmpdir(), 'rimthan-state-a-'));
+  const stateB = mkdtempSync(join(tmpdir(), 'rimthan-state-b-'));
+  const releases = tempReleaseStore(NEW_RELEASE);
+  after(() => {
+    rmSync(stateA, { recursive: true, force: true });
+    rmSync(stateB, { recursive: true, force: true });
+    releases.cleanup();
+  });
+
+  test('a pinned checkpoint resumes on its release after a newer release is activated and the process is replaced', async () => {
+    // Process one serves research-2026.11.1 as the active release; the participant gets to the route question there.
+    const first = await serve(stateB, releases.dir);
+    const p = new Participant((name, args) => callTool(first.client, name, args));
+    try {
+      await toRouteQuestion(p);
+      assert.equal(p.checkpoint?.['registry_release'], NEW_RELEASE);
+    } finally {
+      await first.close();
+    }
+    // The operator activates the newer release, and a new process (same key, same release folder) takes over.
+    releases.store.activate(ACTIVE_RELEASE);
+    assert.notEqual(ACTIVE_RELEASE, NEW_RELEASE);
+    const second = await serve(stateB, releases.dir);
+    try {
+      const fresh = new Participant((name, args) => callTool(second.client, name, args));
+      await fresh.start();
+      assert.equal(fresh.checkpoint?.['registry_release'], ACTIVE_RELEASE, 'new starts use the newly active release');
+      assert.deepEqual(fresh.checkpoint?.['workflow'], { id: 'research-decision', version: '1.3.0' });
+
+      const resumed = new Participant((name, args) => callTool(second.client, name, args));
+      resumed.state = p.state;
+      resumed.checkpoint = p.checkpoint;
+      resumed.step = p.step;
+      assert.deepEqual(await fromRouteToCompletion(resumed), ['validation_failed', 'advanced', 'completed']);
+      assert.equal(
+        resumed.checkpoint?.['registry_release'],
+        NEW_RELEASE,
+        'every checkpoint stayed on its pinned release',
+      );
+      assert.deepEqual(resumed.checkpoint?.['workflow'], { id: 'research-decision', version: '1.2.0' });
+      const pinned = await second.client.readResource({
+        uri: `rimthan://registry/${NEW_RELEASE}/workflows/research-decision/1.2.0/steps/select-route`,
+      });
+      const step = JSON.parse((pinned.contents[0] as { text: string }).text) as JsonObject;
+      assert.deepEqual(step['outputs'], [], 'the pinned release is served as it was (select-route ungated there)');
+    } finally {
+      await second.close();
+    }
+  });
+
+  test('drives the packaged research-decision workflow to completed across a process restart', async () => {
+    const first = await serve(stateA);
+    const p = new Participant((name, args) => callTool(first.client, name, args));
+    try {
+      const { tools } = await first.client.listTools();
+      assert.equal(tools.length, 4);
+      await toRouteQuestion(p);
+    } finally {
+      await first.close();
+    }
+    assert.match(first.stderr(), /generated a new signing key/);
+    const keyFile = join(stateA, 'rimthan', 'signing-key.json');
+    assert.equal(statSync(keyFile).mode & 0o777, 0o600);
+    assert.equal(statSync(join(stateA, 'rimthan')).mode & 0o777, 0o700);
+
+    const keyBefore = readFileSync(keyFile, 'utf8');
+
+    const second = await serve(stateA);
+    try {
+      const resumed = new Participant((name, args) => callTool(second.client, name, args));
+      resumed.state = p.state;
+      resumed.checkpoint = p.checkpoint;
+      resumed.step = p.step;
+      assert.deepEqual(await fromRouteToCompletion(resumed), ['validation_failed', 'advanced', 'completed']);
+    } finally {
+      await second.close();
+    }
+    assert.match(second.stderr(), /signing checkpoints with the key in/);
+    assert.equal(readFileSync(keyFile, 'utf8'), keyBefore, 'the restarted process reused the key');
+    assert.doesNotMatch(first.stderr() + second.stderr(), /Pick the queue|billing/, 'no participant data on stderr');
+  });
+});
