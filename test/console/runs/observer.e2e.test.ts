@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { DEFAULT_RUN_STORE, openStore } from '../../src/cli/run-store.js';
-import { RunStatus } from '../../src/runs/index.js';
-import type { RunRecord } from '../../src/runs/index.js';
-import { APPROVAL_FLOW } from './fixtures.js';
-import { startConsoleCli, startRunsWorker } from './support.js';
+import { DEFAULT_RUN_STORE, openStore } from '../../../src/cli/run-store.js';
+import { RunStatus } from '../../../src/runs/index.js';
+import type { RunRecord } from '../../../src/runs/index.js';
+import { APPROVAL_FLOW } from '../fixtures.js';
+import { startConsoleCli, startRunsWorker } from '../support.js';
 
 const TOKEN = 'console-observer-token-aaaaaaaaaaaa';
 
