@@ -10,7 +10,10 @@ const ALLOWED_HOST: OptionRow = {
   type: 'string',
   multiple: true,
   value: 'H',
-  help: ['extra Host name accepted over HTTP (repeatable; default localhost, 127.0.0.1, [::1])'],
+  help: [
+    'extra Host accepted over HTTP and by the Admin API: NAME or NAME:PORT (repeatable);',
+    'localhost, 127.0.0.1 and [::1] are always accepted with the listening port',
+  ],
 };
 
 /** `--allowed-origin O`: an extra Origin the HTTP listener accepts. */
@@ -19,7 +22,7 @@ const ALLOWED_ORIGIN: OptionRow = {
   type: 'string',
   multiple: true,
   value: 'O',
-  help: ['extra Origin accepted over HTTP (repeatable)'],
+  help: ['extra Origin accepted, scheme://host[:port] exactly (repeatable; another port is another origin)'],
 };
 
 /** The identity options (identity-options.ts holds their names for the stdio refusal). */
