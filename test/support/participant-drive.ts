@@ -6,7 +6,7 @@
  * Tests where the wire itself is the point use the raw drivers instead (see test/mcp/support/participant.ts).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,12 +63,14 @@ export interface Driven {
   readonly submissions: readonly string[];
 }
 
-/** A `rimthan serve` over stdio with its state under `home`, signing with `secret` when given. */
-export function stdioServe(home: string, secret?: string): ServerTarget {
+/**
+ * A `rimthan serve ARGS` over stdio with its state (and signing key) under `home`, signing with `secret` when given.
+ */
+export function stdioServe(home: string, secret?: string, args: readonly string[] = []): ServerTarget {
   return {
     kind: 'stdio',
     command: process.execPath,
-    args: [MAIN, 'serve'],
+    args: [MAIN, 'serve', ...args],
     env: {
       PATH: process.env['PATH'] ?? '',
       HOME: home,
@@ -152,9 +154,21 @@ export async function driveResearch(
   to: DrivePoint,
   opts: DriveOptions = {},
 ): Promise<Driven> {
+  await toRouteQuestion(session, { ...BODIES, ...opts.bodies }, opts.objective ?? OBJECTIVE);
+  return fromRouteQuestion(session, to, opts);
+}
+
+/**
+ * Takes a session that stands at the route question (its session file in `session`'s workspace, from this server or
+ * another serving its release) on to `to`, as driveResearch does.
+ */
+export async function fromRouteQuestion(
+  session: ParticipantSession,
+  to: DrivePoint,
+  opts: DriveOptions = {},
+): Promise<Driven> {
   const bodies = { ...BODIES, ...opts.bodies };
   const submissions: string[] = [];
-  await toRouteQuestion(session, bodies, opts.objective ?? OBJECTIVE);
   if (to !== 'route-question') {
     const routed = await session.answer('research_route', 'desk-research');
     assert.equal(routed['status'], 'active', JSON.stringify(routed).slice(0, 400));
@@ -199,4 +213,10 @@ export async function researchSessionAt(
 /** Writes `session` as `.rimthan/workflow-session.json` into `workspace`, as the library does. */
 export function writeSessionFile(workspace: string, session: SessionState): void {
   writeSession(new Workspace(workspace), session);
+}
+
+/** A Workspace at `dir`, creating the folder first (a repository a person just made). */
+export function workspaceAt(dir: string): Workspace {
+  mkdirSync(dir, { recursive: true });
+  return new Workspace(dir);
 }
