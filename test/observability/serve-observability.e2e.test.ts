@@ -15,9 +15,8 @@ import { after, describe, test } from 'node:test';
 import { packageRoot } from '../../src/package/index.js';
 import { principalIdOf } from '../../src/identity/index.js';
 import { ACTIVE_RELEASE, callTool, NEW_RELEASE, OLD_RELEASE, tempReleaseStore } from '../mcp/support/connect.js';
-import { confirmed, Participant } from '../mcp/support/participant.js';
-import { fromRouteToCompletion, toRouteQuestion } from '../mcp/support/research-run.js';
 import { adminCall, eventually, httpClient, spawnServe } from '../support/serve-process.js';
+import { researchSessionAt } from '../support/participant-drive.js';
 import type { ServeProcess } from '../support/serve-process.js';
 import { writeGreetingFlows } from '../support/greeting-flow.js';
 import { sample, scrapeMetrics } from '../support/metrics-scrape.js';
@@ -131,16 +130,18 @@ describe('rimthan serve: metrics and logs after real workflows hold no participa
       // A caller without a token, and one whose query string carries the marker.
       assert.equal((await fetch(serve.url, { method: 'POST', body: '{}' })).status, 401);
       assert.equal((await fetch(`${serve.url}?note=${MARKER}`, { method: 'POST', body: '{}' })).status, 401);
+      // The workflow is a fixture here: driven through rimthan/participant; the forged call is raw on purpose.
+      const { session, submissions } = await researchSessionAt(
+        { kind: 'http', url: serve.url, token: TOKEN },
+        'completed',
+        { objective: `Decide ${MARKER}`, failOnce: ['evidence-quality'] },
+      );
+      assert.equal(submissions.at(-1), 'completed');
       const client = await httpClient(serve.url, TOKEN);
       try {
-        const p = new Participant((name, args) => callTool(client, name, args));
-        p.state = confirmed({ objective: `Decide ${MARKER}` });
-        await toRouteQuestion(p);
-        const statuses = await fromRouteToCompletion(p);
-        assert.equal(statuses.at(-1), 'completed');
         const forged = await callTool(client, 'rimthan.continue_workflow', {
-          checkpoint: { ...(p.checkpoint ?? {}), token: `${MARKER}.${MARKER}` },
-          confirmed_state: p.state,
+          checkpoint: { ...session.checkpoint, token: `${MARKER}.${MARKER}` },
+          confirmed_state: session.confirmed_state,
         });
         assert.equal(forged.isError, true);
       } finally {

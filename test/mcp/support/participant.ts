@@ -2,6 +2,16 @@
  * A faithful participant harness for the packaged research-decision workflow, driving the four tools through any
  * MCP client (in-process or a spawned `rimthan serve`). It keeps only what a harness keeps: the confirmed state, the
  * latest checkpoint and step payload.
+ *
+ * Kept for wire tests: the guided tools' exact answers and refusals (mcp/workflow-engine, mcp/server), tampering and
+ * checkpoint forging, the recorded calls property tests mutate (guided/fixtures/recorded-run), MCP clients, revisions
+ * and transports (system/clients, mcp/extensions, mcp/transports/stdio's restart test with its stderr checks,
+ * participant/skill-assets and host-asset-references), calls spread over replicas or an outage (system/service), the
+ * protocol walkthrough (system/docs), and in-process servers the library cannot reach (observability/metrics).
+ * Fixtures that only need a workflow in some state use rimthan/participant via test/support/participant-drive.ts
+ * (console/guided-session, observability/serve-observability, mcp/transports/stdio's pinned resume;
+ * observability/tracing should follow, it belongs to the tracing work). test/guided/fixtures/drive.ts stays as it is:
+ * it drives the engine in-process against the fixture release, below MCP, where the library does not reach.
  */
 import assert from 'node:assert/strict';
 import type { JsonObject, JsonValue } from '../../../src/core/index.js';

@@ -15,6 +15,15 @@ import type { JsonObject } from '../../../src/core/index.js';
 import { ACTIVE_RELEASE, callTool, NEW_RELEASE, tempReleaseStore } from '../support/connect.js';
 import { Participant } from '../support/participant.js';
 import { fromRouteToCompletion, toRouteQuestion } from '../support/research-run.js';
+import { connectServer, ParticipantSession, readSession } from '../../../src/participant/index.js';
+import {
+  driveResearch,
+  fromRouteQuestion,
+  HOST,
+  OBJECTIVE,
+  stdioServe,
+  workspaceAt,
+} from '../../support/participant-drive.js';
 
 const MAIN = fileURLToPath(new URL('../../../src/cli/main.js', import.meta.url));
 
@@ -24,10 +33,10 @@ interface Served {
   close(): Promise<void>;
 }
 
-async function serve(stateHome: string, releasesDir?: string): Promise<Served> {
+async function serve(stateHome: string): Promise<Served> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [MAIN, 'serve', ...(releasesDir === undefined ? [] : ['--releases', releasesDir])],
+    args: [MAIN, 'serve'],
     env: { PATH: process.env['PATH'] ?? '', HOME: stateHome, XDG_STATE_HOME: stateHome },
     stderr: 'pipe',
   });
@@ -51,40 +60,45 @@ describe('rimthan serve over stdio', () => {
   });
 
   test('a pinned checkpoint resumes on its release after a newer release is activated and the process is replaced', async () => {
+    // The workflow is a fixture here, driven through rimthan/participant: its session file is what resumes.
     // Process one serves research-2026.11.1 as the active release; the participant gets to the route question there.
-    const first = await serve(stateB, releases.dir);
-    const p = new Participant((name, args) => callTool(first.client, name, args));
+    const target = stdioServe(stateB, undefined, ['--releases', releases.dir]);
+    const workspace = workspaceAt(join(stateB, 'repository'));
+    const first = await connectServer(target);
     try {
-      await toRouteQuestion(p);
-      assert.equal(p.checkpoint?.['registry_release'], NEW_RELEASE);
+      const { session } = await driveResearch(new ParticipantSession(first, workspace), 'route-question');
+      assert.equal(session.checkpoint['registry_release'], NEW_RELEASE);
     } finally {
       await first.close();
     }
     // The operator activates the newer release, and a new process (same key, same release folder) takes over.
     releases.store.activate(ACTIVE_RELEASE);
     assert.notEqual(ACTIVE_RELEASE, NEW_RELEASE);
-    const second = await serve(stateB, releases.dir);
+    const second = await connectServer(target);
     try {
-      const fresh = new Participant((name, args) => callTool(second.client, name, args));
-      await fresh.start();
-      assert.equal(fresh.checkpoint?.['registry_release'], ACTIVE_RELEASE, 'new starts use the newly active release');
-      assert.deepEqual(fresh.checkpoint?.['workflow'], { id: 'research-decision', version: '1.3.0' });
-
-      const resumed = new Participant((name, args) => callTool(second.client, name, args));
-      resumed.state = p.state;
-      resumed.checkpoint = p.checkpoint;
-      resumed.step = p.step;
-      assert.deepEqual(await fromRouteToCompletion(resumed), ['validation_failed', 'advanced', 'completed']);
+      const fresh = new ParticipantSession(second, workspaceAt(join(stateB, 'another-repository')));
       assert.equal(
-        resumed.checkpoint?.['registry_release'],
+        (await fresh.start({ workflow: 'research', host: HOST, state: { objective: OBJECTIVE } }))['status'],
+        'active',
+      );
+      const started = readSession(fresh.workspace)?.checkpoint;
+      assert.equal(started?.['registry_release'], ACTIVE_RELEASE, 'new starts use the newly active release');
+      assert.deepEqual(started?.['workflow'], { id: 'research-decision', version: '1.3.0' });
+
+      const resumed = await fromRouteQuestion(new ParticipantSession(second, workspace), 'completed', {
+        failOnce: ['evidence-quality'],
+      });
+      assert.deepEqual(resumed.submissions, ['validation_failed', 'advanced', 'completed']);
+      assert.equal(
+        resumed.session.checkpoint['registry_release'],
         NEW_RELEASE,
         'every checkpoint stayed on its pinned release',
       );
-      assert.deepEqual(resumed.checkpoint?.['workflow'], { id: 'research-decision', version: '1.2.0' });
-      const pinned = await second.client.readResource({
-        uri: `rimthan://registry/${NEW_RELEASE}/workflows/research-decision/1.2.0/steps/select-route`,
-      });
-      const step = JSON.parse((pinned.contents[0] as { text: string }).text) as JsonObject;
+      assert.deepEqual(resumed.session.checkpoint['workflow'], { id: 'research-decision', version: '1.2.0' });
+      const pinned = await second.readResource(
+        `rimthan://registry/${NEW_RELEASE}/workflows/research-decision/1.2.0/steps/select-route`,
+      );
+      const step = JSON.parse(pinned ?? '{}') as JsonObject;
       assert.deepEqual(step['outputs'], [], 'the pinned release is served as it was (select-route ungated there)');
     } finally {
       await second.close();
