@@ -6,69 +6,16 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { FlowCatalog } from '../../../src/runs/flow/catalog.js';
 import { defineFlow } from '../../../src/runs/flow/define.js';
-import { PostgresRunStore } from '../../../src/runs/store/postgres.js';
-import { SqliteRunStore } from '../../../src/runs/store/sqlite.js';
-import type { RunRecord, RunStore } from '../../../src/runs/store/types.js';
+import type { RunRecord } from '../../../src/runs/store/types.js';
 import { Supervisor } from '../../../src/runs/supervisor/supervisor.js';
 import { closedSchema, createPendingRun, deferred, waitFor } from '../helpers.js';
-import { dropSchema, postgresSkipReason, TEST_PG_URL, uniqueSchema } from '../../support/postgres.js';
+import { twoStoreBackends } from '../support/two-stores.js';
 
 const SLOTS = 2;
 const RUNS = 6;
-const pgReason = await postgresSkipReason();
-
-interface Backend {
-  readonly name: string;
-  readonly skip?: string;
-  open(): Promise<{ a: RunStore; b: RunStore; cleanup(): Promise<void> }>;
-}
-
-const backends: Backend[] = [
-  {
-    name: 'SQLite',
-    async open() {
-      const dir = mkdtempSync(join(tmpdir(), 'rimthan-admission-'));
-      const a = new SqliteRunStore(join(dir, 'runs.db'));
-      const b = new SqliteRunStore(join(dir, 'runs.db'));
-      await a.open();
-      await b.open();
-      return {
-        a,
-        b,
-        async cleanup() {
-          await a.close();
-          await b.close();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    ...(pgReason === undefined ? {} : { skip: pgReason }),
-    async open() {
-      const schema = uniqueSchema('runs_admission');
-      const a = new PostgresRunStore({ connectionString: TEST_PG_URL, schema, pool: { max: 4 } });
-      const b = new PostgresRunStore({ connectionString: TEST_PG_URL, schema, pool: { max: 4 } });
-      await a.open();
-      await b.open();
-      return {
-        a,
-        b,
-        async cleanup() {
-          await a.close();
-          await b.close();
-          await dropSchema(schema);
-        },
-      };
-    },
-  },
-];
+const backends = twoStoreBackends('admission');
 
 for (const backend of backends) {
   describe(`admission control and fair sharing: ${backend.name}`, { skip: backend.skip ?? false }, () => {
