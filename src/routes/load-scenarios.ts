@@ -139,6 +139,9 @@ function loadScenario(
   scenario.steps.forEach((step, i) => {
     for (const [id, rel] of Object.entries(step.artifacts ?? {})) fixture(rel, ['steps', i, 'artifacts', id]);
     (step.refused ?? []).forEach((r, j) => fixture(r.fixture, ['steps', i, 'refused', j, 'fixture']));
+    (step.revised ?? []).forEach((revision, k) => {
+      for (const [id, rel] of Object.entries(revision)) fixture(rel, ['steps', i, 'revised', k, id]);
+    });
   });
   return missing ? undefined : { file, scenario, fixtures, lineOf };
 }

@@ -31,6 +31,8 @@ export interface ScenarioStep {
   readonly artifacts?: Readonly<Record<string, string>>;
   readonly refused?: readonly ScenarioRefusal[];
   readonly reports?: readonly Readonly<Record<string, ScenarioReport>>[];
+  /** Entry k: artifact id → fixture written after round k + 1, before the next round is prepared. */
+  readonly revised?: readonly Readonly<Record<string, string>>[];
   readonly answer?: string | number | boolean;
 }
 

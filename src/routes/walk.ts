@@ -264,6 +264,17 @@ class Walk {
         );
       }
     }
+    const rounds = (entry.reports ?? [undefined]).length;
+    for (const [k, revision] of (entry.revised ?? []).entries()) {
+      if (k >= rounds - 1) {
+        throw new Differed(at('revised', k), `revision ${k + 1} has no round of reports after it (${rounds} rounds)`);
+      }
+      for (const id of Object.keys(revision)) {
+        if (!definition.outputs.some((o) => o.artifact_id === id)) {
+          throw new Differed(at('revised', k, id), `step ${definition.id} declares no artifact ${id}`);
+        }
+      }
+    }
     for (const o of definition.outputs) {
       if (given[o.artifact_id] === undefined && !(setup && o.artifact_id === WORKSPACE_MANIFEST)) {
         throw new Differed(
@@ -375,6 +386,10 @@ class Walk {
             where,
             `step ${definition.id}: the last round has failed reports (${list(failed)}), so the step stays active; add a round in which they pass`,
           );
+        }
+        for (const [id, fixture] of Object.entries(entry.revised?.[k] ?? {})) {
+          const output = definition.outputs.find((o) => o.artifact_id === id);
+          if (output !== undefined) this.workspace.write(output.path, this.s.fixtures.get(fixture) as Buffer);
         }
         continue;
       }
