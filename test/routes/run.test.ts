@@ -77,7 +77,7 @@ describe('route scenarios: a scenario that differs from the engine names its fil
       writeFileSync(join(dir, DESK), lines.join('\n'));
       const failure = onlyFailure(await tested(dir));
       assert.equal(failure.line, lineOf(dir, DESK, 'end: completed'));
-      assert.match(failure.message, /the route stops at step decision-record \(active\)/);
+      assert.match(failure.message, /the route stops at step decision-record \(advanced\)/);
     });
   });
 
