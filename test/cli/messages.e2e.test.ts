@@ -230,6 +230,15 @@ describe('docs/cli.md: every message, with its exit code, from the real executab
     },
     { row: '<path> is not a valid release file (<reason>)', args: ['registry', 'graph', at('garbage.json')] },
     { row: 'no workflow <workflow> in release <release>', args: ['registry', 'graph', SOURCE, '--workflow', 'nope'] },
+    { row: 'no workflow <workflow> in release <release>', args: ['registry', 'test', SOURCE, '--workflow', 'nope'] },
+    {
+      row: '<count> problem<s> in <folder>: fix them (rimthan registry check) before testing',
+      args: ['registry', 'test', at('existing')],
+    },
+    {
+      row: 'registry test failed in <folder>: <why>',
+      args: ['registry', 'test', join(ROOT, 'releases', 'src', 'research-decision-1.2'), '--min-coverage', '1'],
+    },
     {
       row: 'cannot read --token-file <file>: <reason>',
       args: ['serve', '--transport', 'http', '--token-file', at('no-tokens')],

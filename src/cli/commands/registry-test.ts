@@ -46,7 +46,7 @@ export async function registryTest(argv: string[], io: CliIo): Promise<void> {
       ...(failed > 0 ? [`${failed} scenario${failed === 1 ? '' : 's'} failed`] : []),
       ...(report.below_minimum.length > 0 ? [`coverage below ${minCoverage}%`] : []),
     ];
-    io.err(`rimthan: ${why.join('; ')} in ${dir}`);
+    io.err(`rimthan: registry test failed in ${dir}: ${why.join('; ')}`);
     throw new CommandFailed('route_test_failed', why.join('; '), { reported: true });
   }
 }
