@@ -38,19 +38,21 @@ export function inProcessServer(release: Release): GuidedServer {
     [GuidedToolName.SubmitStepValidation]: (args) => engine.submitStepValidation(scope, args),
   };
   const received = { bytes: 0, calls: 0 };
+  const outcomeOf = (tool: GuidedToolName, args: JsonObject): ToolOutcome => {
+    try {
+      // Through JSON both ways, as over a wire: nothing is shared between the caller and the engine.
+      return { ok: true, value: wire(operations[tool](wire(args))) };
+    } catch (error) {
+      if (!(error instanceof GuidedError)) throw error;
+      const reason = error.reason === undefined ? {} : { reason: error.reason };
+      return { ok: false, error: { code: error.code, message: error.message, ...reason } };
+    }
+  };
   return {
     info: { name: IN_PROCESS_SERVER_NAME, version: release.release },
-    call(tool: GuidedToolName, args: JsonObject): Promise<ToolOutcome> {
+    call: (tool: GuidedToolName, args: JsonObject): Promise<ToolOutcome> => {
       received.calls++;
-      try {
-        // Through JSON both ways, as over a wire: nothing is shared between the caller and the engine.
-        const value = operations[tool](wire(args));
-        return Promise.resolve({ ok: true, value: wire(value) });
-      } catch (error) {
-        if (!(error instanceof GuidedError)) return Promise.reject(error);
-        const reason = error.reason === undefined ? {} : { reason: error.reason };
-        return Promise.resolve({ ok: false, error: { code: error.code, message: error.message, ...reason } });
-      }
+      return Promise.resolve().then(() => outcomeOf(tool, args));
     },
     readResource: (uri: string) => Promise.resolve(catalogue.get(uri)?.text),
     listResources: () => Promise.resolve(catalogue.entries.map((e) => e.uri)),

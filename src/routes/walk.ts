@@ -15,6 +15,7 @@ import {
   ParticipantSession,
   readSession,
   requiredValidators,
+  str,
   Workspace,
   WORKSPACE_MANIFEST,
 } from '../participant/index.js';
@@ -84,7 +85,7 @@ function failuresText(result: JsonObject): string {
   return list(
     failures.map((f) => {
       const about = [f['artifact_id'], f['validator_id'], f['reason']].filter((x) => typeof x === 'string');
-      return `${String(f['code'])}${about.length > 0 ? ` (${about.join(', ')})` : ''}`;
+      return `${str(f['code'])}${about.length > 0 ? ` (${about.join(', ')})` : ''}`;
     }),
   );
 }
@@ -94,7 +95,7 @@ function blockersText(result: JsonObject): string {
   return list(
     blockers.map((b) => {
       const about = [b['field'], b['capability'], b['validator_id']].filter((x) => typeof x === 'string');
-      return `${String(b['code'])}${about.length > 0 ? ` (${about.join(', ')})` : ''}`;
+      return `${str(b['code'])}${about.length > 0 ? ` (${about.join(', ')})` : ''}`;
     }),
   );
 }
@@ -167,7 +168,7 @@ class Walk {
       }),
     );
     if (started['status'] !== 'active') {
-      throw new Differed(['host'], `start was ${String(started['status'])}: ${blockersText(started)}`);
+      throw new Differed(['host'], `start was ${str(started['status'])}: ${blockersText(started)}`);
     }
     for (const [i, entry] of sc.steps.entries()) await this.step(i, entry);
     if (this.status !== 'completed') {
@@ -201,7 +202,7 @@ class Walk {
       if (next !== undefined) {
         const r = await this.engine(at('confirm'), 'continue', () => this.session.continue(next));
         if (r['status'] !== 'active') {
-          throw new Differed(at('confirm'), `continue was ${String(r['status'])}: ${blockersText(r)}`);
+          throw new Differed(at('confirm'), `continue was ${str(r['status'])}: ${blockersText(r)}`);
         }
       }
       await this.gatedWork(i, entry, definition);
@@ -227,9 +228,9 @@ class Walk {
       return;
     }
     const asked = this.asked;
-    const field = String(asked?.['field']);
+    const field = str(asked?.['field']);
     if (entry.answer === undefined) {
-      const options = ((asked?.['options'] ?? []) as JsonObject[]).map((o) => String(o['value']));
+      const options = ((asked?.['options'] ?? []) as JsonObject[]).map((o) => JSON.stringify(o['value']));
       throw new Differed(
         at('step'),
         `the engine asks ${field} at step ${entry.step} (options: ${list(options)}): give an answer`,
@@ -240,14 +241,14 @@ class Walk {
     if (r['status'] === 'blocked' || r['status'] === 'input_required') {
       throw new Differed(
         at('answer'),
-        `answering ${field} = ${JSON.stringify(value)} was ${String(r['status'])}: ${blockersText(r)}`,
+        `answering ${field} = ${JSON.stringify(value)} was ${str(r['status'])}: ${blockersText(r)}`,
       );
     }
     this.settle(r);
   }
 
   private settle(result: JsonObject): void {
-    this.status = String(result['status']);
+    this.status = str(result['status']);
     this.asked = (result['question'] ?? undefined) as JsonObject | undefined;
   }
 
@@ -354,8 +355,8 @@ class Walk {
       }
       const versionOf = new Map(
         ((bundle['validators'] ?? []) as JsonObject[]).map((v) => [
-          String(v['validator_id']),
-          String(v['validator_version']),
+          str(v['validator_id']),
+          str(v['validator_version']),
         ]),
       );
       const reports: GivenReport[] = due.map((id) => ({
@@ -367,7 +368,7 @@ class Walk {
         .filter((r) => (r.report as JsonObject)['outcome'] === 'failed')
         .map((r) => r.validator_id as string);
       const submitted = await this.engine(where, 'submit', () => this.session.submit(reports));
-      const status = String(submitted['status']);
+      const status = str(submitted['status']);
       for (const r of reports) {
         const key = `${r.validator_id as string}@${versionOf.get(r.validator_id as string) ?? ''}`;
         if ((r.report as JsonObject)['outcome'] === 'failed') this.events.validatorsFailed.add(key);

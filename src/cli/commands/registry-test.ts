@@ -5,7 +5,6 @@
  * is below --min-coverage (default 0: coverage is only reported).
  */
 import { canonicalJson } from '../../core/index.js';
-import type { JsonObject } from '../../core/index.js';
 import { formatProblem } from '../../registry/index.js';
 import { formatRouteReport, testSource } from '../../routes/index.js';
 import { parseCommand, positionals, intOption, optionDefault, stringOption } from '../args.js';
@@ -38,7 +37,7 @@ export async function registryTest(argv: string[], io: CliIo): Promise<void> {
     throw new CommandFailed('not_found', `no workflow ${outcome.workflow} in release ${outcome.release}`);
   }
   const report = outcome.report;
-  if (json) io.out(canonicalJson(report as unknown as JsonObject));
+  if (json) io.out(canonicalJson(report));
   else for (const line of formatRouteReport(report)) io.out(line);
   if (!report.ok) {
     const failed = report.scenarios.filter((s) => !s.ok).length + report.problems.length;
