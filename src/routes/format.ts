@@ -67,7 +67,11 @@ export function formatRouteReport(report: RouteTestReport): string[] {
   if (out.length > 0) out.push('');
   out.push(`Coverage of release ${report.release}:`);
   out.push(...table(report.coverage.map(row)));
-  const uncovered = report.coverage.flatMap((c) => gaps(c).map((g) => `  ${c.workflow}@${c.version}: ${g}`));
+  const uncovered = report.coverage.flatMap((c) =>
+    c.passed === 0
+      ? [`  ${c.workflow}@${c.version}: nothing (no passing scenario)`]
+      : gaps(c).map((g) => `  ${c.workflow}@${c.version}: ${g}`),
+  );
   if (uncovered.length > 0) out.push('', 'Not covered:', ...uncovered);
   const failed = report.scenarios.filter((s) => !s.ok).length + report.problems.length;
   const total = report.scenarios.length + report.problems.length;
