@@ -60,6 +60,8 @@ export function readSourceFiles(dir: string): { files: SourceFile[]; problems: P
     if (entry.name.startsWith('.')) continue;
     if (entry.name === 'registry.yaml' && entry.file) read('registry.yaml', entry.name, 'registry');
     else if (entry.name === 'README.md' && entry.file) continue;
+    // Route scenarios (docs/authoring/scenarios.md) live beside the source and are never part of a build.
+    else if (entry.name === 'scenarios' && entry.dir) continue;
     else if (entry.name === 'assets' && entry.dir) readAssets(dir, read, unexpected);
     else if (FOLDERS[entry.name] !== undefined && entry.dir) {
       const { kind, ext } = FOLDERS[entry.name] as { kind: SourceFileKind; ext: string };
