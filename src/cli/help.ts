@@ -37,6 +37,7 @@ Commands:
   registry check DIR        validate a release source folder (problems as file:line)
   registry build DIR        compile a release source into an immutable release file
   registry graph DIR|FILE   print a workflow as a Mermaid flowchart
+  registry test DIR         walk a source's route scenarios and print coverage
   runs list|get|history|cancel
                             inspect and cancel durable runs (operators; JSON output)
   runs upgrade|restart|migrate-store
@@ -119,8 +120,14 @@ const REGISTRY = `Usage:
   rimthan registry build DIR --out FILE       compile DIR into a release file (refuses to change an existing file)
   rimthan registry graph DIR|FILE [--workflow ID[@VERSION]]
                                               print Mermaid flowcharts of the workflows
+  rimthan registry test DIR [--workflow ID] [--min-coverage N] [--json]
+                                              walk the route scenarios of DIR/scenarios/ through the engine and
+                                              print each workflow's coverage (docs/authoring/scenarios.md); a
+                                              failure is printed as file:line: message. --min-coverage N (0-100,
+                                              default 0: report only) also fails a workflow covered below N%
 
-Exit codes: 0 success, 1 problems found or failure, 2 usage error.`;
+Exit codes: 0 success, 1 problems found or failure (test: a failed scenario or coverage below the minimum),
+2 usage error.`;
 
 const RUNS = `Usage:
   rimthan runs list [--after CURSOR] [--limit N]
@@ -202,6 +209,7 @@ const TOPICS: Readonly<Record<string, string>> = {
   'registry check': REGISTRY,
   'registry build': REGISTRY,
   'registry graph': REGISTRY,
+  'registry test': REGISTRY,
   runs: RUNS,
   'runs list': RUNS,
   'runs get': RUNS,

@@ -22,6 +22,7 @@ const COMMANDS: Readonly<Record<string, Loader>> = {
   'registry check': async () => (await import('./commands/registry.js')).registryCheck,
   'registry build': async () => (await import('./commands/registry.js')).registryBuild,
   'registry graph': async () => (await import('./commands/registry.js')).registryGraph,
+  'registry test': async () => (await import('./commands/registry-test.js')).registryTest,
   'runs list': async () => (await import('./commands/runs.js')).runsList,
   'runs get': async () => (await import('./commands/runs.js')).runsGet,
   'runs history': async () => (await import('./commands/runs.js')).runsHistory,

@@ -139,6 +139,8 @@ export const CLI_CODES = [
   'input_too_large',
   'out_not_empty',
   'source_invalid',
+  /** `registry test`: a scenario failed, or a workflow's route coverage is below --min-coverage. */
+  'route_test_failed',
   'session_unavailable',
   // a guided step that did not end in success, as `rimthan participant` reports it
   'blocked',

@@ -9,6 +9,9 @@ export { DEFAULT_CHECKPOINT_MAX_AGE_MS } from './engine/deps.js';
 export { createReleaseScope, refKey } from './scope.js';
 export type { ReleaseScope, WorkflowIndex } from './scope.js';
 export { checkpointRelease } from './checkpoint/route.js';
+export { CatalogueCache, ResourceCatalogue } from './catalogue.js';
+export type { CatalogueEntry, SchemaResource } from './catalogue.js';
+export { resourceUri } from './uris.js';
 export { checkpointEnvelopeDrift, SOME_MEMBER } from './checkpoint/inspect.js';
 export {
   GUIDED_TOOL_CONTRACTS,

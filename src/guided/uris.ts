@@ -3,6 +3,8 @@
 const base = (release: string): string => `rimthan://registry/${release}`;
 
 export const resourceUri = {
+  summary: (release: string): string => `${base(release)}/summary`,
+  manifest: (release: string): string => `${base(release)}/manifest`,
   workflow: (release: string, id: string, version: string): string =>
     `${base(release)}/workflows/${id}/${version}/definition`,
   step: (release: string, id: string, version: string, stepId: string): string =>

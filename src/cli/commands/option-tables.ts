@@ -8,6 +8,7 @@ import { ADMIN_TABLES } from './admin-options.js';
 import { CONSOLE_OPTIONS } from './console-options.js';
 import { PARTICIPANT_TABLES } from './participant-options.js';
 import { REGISTRY_TABLES } from './registry-options.js';
+import { REGISTRY_TEST_OPTIONS } from './registry-test-options.js';
 import { ROLLOUT_CLAUDE_CODE_OPTIONS, ROLLOUT_CODEX_OPTIONS } from './rollout-options.js';
 import { RUNS_TABLES } from './runs-options.js';
 import { SERVE_OPTIONS } from './serve-options.js';
@@ -16,6 +17,7 @@ export const OPTION_TABLES: Readonly<Record<string, OptionTable>> = {
   serve: SERVE_OPTIONS,
   console: CONSOLE_OPTIONS,
   ...REGISTRY_TABLES,
+  'registry test': REGISTRY_TEST_OPTIONS,
   ...RUNS_TABLES,
   ...PARTICIPANT_TABLES,
   ...ADMIN_TABLES,

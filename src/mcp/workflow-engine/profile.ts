@@ -7,6 +7,7 @@
 import type { Clock, JsonObject, TokenSigner } from '../../core/index.js';
 import { RequestStateCodec, RimthanError, SchemaCompiler, systemClock } from '../../core/index.js';
 import {
+  CatalogueCache,
   checkpointRelease,
   createGuidedEngine,
   elicitedContinue,
@@ -22,7 +23,6 @@ import { ProfileName, WORKFLOW_ENGINE_MAX_REQUEST_BYTES } from '../server/profil
 import { ReleaseScopes } from './release-scopes.js';
 import type { ReleaseProvider, Scoped } from './release-scopes.js';
 import { releaseSkills } from './release-skills.js';
-import { CatalogueCache } from './resource-catalogue.js';
 import { createSkillsExtension } from '../extensions/skills.js';
 import type { FaultReporter, ToolAnswer, ToolOutcome } from '../server/tool-call.js';
 import { compileToolContracts } from '../server/tool-contract.js';

@@ -1,6 +1,6 @@
 /**
- * The public resource URIs of the workflow-engine profile, built and parsed in one place so the list, the templates and
- * the read path can never disagree. Shapes (exact, from the spec):
+ * The public resource URIs of the workflow-engine profile as this profile parses them (guided/uris.ts builds them;
+ * the catalogue test reads every listed URI back through this parser). Shapes (exact, from the spec):
  *   rimthan://registry/{release}/summary | /manifest
  *   rimthan://registry/{release}/workflows/{workflow_id}/{version}/definition
  *   rimthan://registry/{release}/workflows/{workflow_id}/{version}/steps/{step_id}
@@ -39,27 +39,6 @@ const SEGMENT = /^[A-Za-z0-9](?:[A-Za-z0-9._+-]{0,127})$/;
 /** True when `value` is safe to use as one path segment (and as a release name handed to a release store). */
 export function isSafeSegment(value: string): boolean {
   return SEGMENT.test(value) && !value.includes('..');
-}
-
-/** The URI of one entry of `release`. */
-export function registryUri(release: string, path: RegistryPath): string {
-  const base = `${REGISTRY_PREFIX}${release}`;
-  switch (path.kind) {
-    case 'summary':
-      return `${base}/summary`;
-    case 'manifest':
-      return `${base}/manifest`;
-    case 'workflow':
-      return `${base}/workflows/${path.workflowId}/${path.version}/definition`;
-    case 'step':
-      return `${base}/workflows/${path.workflowId}/${path.version}/steps/${path.stepId}`;
-    case 'asset':
-      return `${base}/assets/${path.assetKind}/${path.assetId}/${path.version}/content`;
-    case 'validator':
-      return `${base}/validators/${path.validatorId}/${path.version}`;
-    case 'schema':
-      return `${base}/schemas/${path.schemaId}/${path.version}`;
-  }
 }
 
 function matchPath(s: readonly string[]): RegistryPath | undefined {

@@ -11,7 +11,7 @@ import type { Release } from '../../registry/model/index.js';
 import type { PromptProvider, ResourceProvider } from '../server/profile.js';
 import type { ReleaseLookup } from './release-scopes.js';
 import type { ReleaseSkills } from './release-skills.js';
-import type { CatalogueCache, CatalogueEntry } from './resource-catalogue.js';
+import type { CatalogueCache, CatalogueEntry } from '../../guided/index.js';
 import { BOOTSTRAP_URI, MAX_URI_LENGTH, parseRegistryUri, resourceTemplates } from './resource-uris.js';
 import { JsonRpcFault, privateCacheMeta, RpcCode } from '../server/wire.js';
 

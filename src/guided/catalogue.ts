@@ -1,12 +1,13 @@
 /**
  * The immutable resource catalogue of one verified release: a deterministic URI → content map built once per release
  * (cached per Release object). JSON entries are served as RFC 8785 canonical JSON so a client can check them against
- * the manifest digests; asset content is served as its exact Markdown bytes.
+ * the manifest digests; asset content is served as its exact Markdown bytes. The MCP workflow-engine profile serves
+ * it as resources; the route-test runner (src/routes/) reads it in-process.
  */
-import { canonicalJson } from '../../core/index.js';
-import type { JsonObject } from '../../core/index.js';
-import type { Release } from '../../registry/model/index.js';
-import { registryUri } from './resource-uris.js';
+import { canonicalJson } from '../core/index.js';
+import type { JsonObject } from '../core/index.js';
+import type { Release } from '../registry/model/index.js';
+import { resourceUri } from './uris.js';
 
 /** A protocol-level JSON Schema the engine serves next to the release's own schemas (e.g. checkpoint envelopes). */
 export interface SchemaResource {
@@ -34,14 +35,14 @@ function summaryOf(release: Release): JsonObject {
     registry_id: release.registry_id,
     release: release.release,
     manifest_sha256: release.manifest_sha256,
-    manifest_uri: registryUri(release.release, { kind: 'manifest' }),
+    manifest_uri: resourceUri.manifest(release.release),
     workflows: release.workflows.map((w) => ({
       id: w.id,
       version: w.version,
       title: w.title,
       description: w.description,
       entry_aliases: [...w.entry_aliases],
-      definition_uri: registryUri(release.release, { kind: 'workflow', workflowId: w.id, version: w.version }),
+      definition_uri: resourceUri.workflow(release.release, w.id, w.version),
     })),
   };
 }
@@ -49,14 +50,14 @@ function summaryOf(release: Release): JsonObject {
 function* entriesOf(release: Release, extraSchemas: readonly SchemaResource[]): Generator<CatalogueEntry> {
   const r = release.release;
   yield {
-    uri: registryUri(r, { kind: 'summary' }),
+    uri: resourceUri.summary(r),
     name: 'release-summary',
     title: `Release ${r}`,
     mimeType: JSON_TYPE,
     text: canonicalJson(summaryOf(release)),
   };
   yield {
-    uri: registryUri(r, { kind: 'manifest' }),
+    uri: resourceUri.manifest(r),
     name: 'release-manifest',
     title: `Manifest of ${r}`,
     mimeType: JSON_TYPE,
@@ -65,7 +66,7 @@ function* entriesOf(release: Release, extraSchemas: readonly SchemaResource[]): 
   for (const w of release.workflows) {
     const ref = `${w.id}@${w.version}`;
     yield {
-      uri: registryUri(r, { kind: 'workflow', workflowId: w.id, version: w.version }),
+      uri: resourceUri.workflow(r, w.id, w.version),
       name: `workflow-definition:${ref}`,
       title: w.title,
       description: w.description,
@@ -74,7 +75,7 @@ function* entriesOf(release: Release, extraSchemas: readonly SchemaResource[]): 
     };
     for (const step of w.steps) {
       yield {
-        uri: registryUri(r, { kind: 'step', workflowId: w.id, version: w.version, stepId: step.id }),
+        uri: resourceUri.step(r, w.id, w.version, step.id),
         name: `workflow-step:${ref}/${step.id}`,
         title: step.title,
         mimeType: JSON_TYPE,
@@ -84,7 +85,7 @@ function* entriesOf(release: Release, extraSchemas: readonly SchemaResource[]): 
   }
   for (const a of release.assets) {
     yield {
-      uri: registryUri(r, { kind: 'asset', assetKind: a.kind, assetId: a.id, version: a.version }),
+      uri: resourceUri.asset(r, a.kind, a.id, a.version),
       name: `workflow-asset:${a.kind}/${a.id}@${a.version}`,
       title: a.title,
       description: a.description,
@@ -94,7 +95,7 @@ function* entriesOf(release: Release, extraSchemas: readonly SchemaResource[]): 
   }
   for (const v of release.validators) {
     yield {
-      uri: registryUri(r, { kind: 'validator', validatorId: v.id, version: v.version }),
+      uri: resourceUri.validator(r, v.id, v.version),
       name: `validator-definition:${v.id}@${v.version}`,
       title: v.title,
       mimeType: JSON_TYPE,
@@ -103,7 +104,7 @@ function* entriesOf(release: Release, extraSchemas: readonly SchemaResource[]): 
   }
   const seen = new Set<string>();
   for (const s of [...release.schemas, ...extraSchemas]) {
-    const uri = registryUri(r, { kind: 'schema', schemaId: s.id, version: s.version });
+    const uri = resourceUri.schema(r, s.id, s.version);
     if (seen.has(uri)) continue; // cannot happen for a verified release: protocol schema ids are reserved
     seen.add(uri);
     yield {
