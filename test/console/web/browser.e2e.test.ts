@@ -113,10 +113,14 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
   });
 
   test('shows the releases with the active one, and the packaged workflow as a graph', async () => {
-    const row = page.locator('tr[data-release="research-2026.11.2"]');
+    const row = page.locator('tr[data-release="library-2026.12.1"]');
     await row.locator('.badge-active').waitFor();
-    for (const earlier of ['research-2026.10.1', 'research-2026.11.1']) {
+    for (const earlier of ['research-2026.10.1', 'research-2026.11.1', 'research-2026.11.2']) {
       assert.equal(await page.locator(`tr[data-release="${earlier}"] .badge-active`).count(), 0);
+    }
+    // The active release is the library: every packaged workflow is listed on its row.
+    for (const title of ['Fix a bug', 'Deliver a feature', 'Review a change', 'Upgrade a dependency']) {
+      await row.getByText(title, { exact: true }).waitFor();
     }
     await screenshot(page, 'releases');
     await row.getByText('Research to decision').click();
@@ -251,7 +255,7 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
   test('opens a session file from a workflow in progress and shows its current step', async () => {
     await page.goto(`${running.origin}/#/session`);
     await page.getByRole('button', { name: /^Open / }).click();
-    await page.locator('.verdict.ok', { hasText: 'research-2026.11.2' }).waitFor();
+    await page.locator('.verdict.ok', { hasText: 'library-2026.12.1' }).waitFor();
     await page.locator('.current-step', { hasText: 'Record the decision' }).waitFor();
     assert.equal(await page.locator('svg.graph .node.current').getAttribute('data-step'), 'decision-record');
     assert.ok((await page.locator('svg.graph .node.done').count()) >= 2, 'finished steps are marked');
