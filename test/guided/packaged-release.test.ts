@@ -7,15 +7,20 @@ import type { JsonObject } from '../../src/core/index.js';
 import { RequestStateCodec } from '../../src/core/index.js';
 import { createReleaseScope, elicitedContinue } from '../../src/guided/index.js';
 import type { ReleaseScope } from '../../src/guided/index.js';
-import { verifyReleaseFile } from '../../src/registry/index.js';
+import { buildRelease, serializeReleaseFile, verifyReleaseFile } from '../../src/registry/index.js';
 import type { Harness } from '../../src/registry/model/release.js';
 import type { Position } from './fixtures/drive.js';
-import { moved, passStep, proceed, stepId } from './fixtures/drive.js';
+import { moved, passStep, prepareArgs, proceed, stepId } from './fixtures/drive.js';
 import { Session, confirmed, signerFor } from './fixtures/harness.js';
 
 const ACTIVE = readFileSync(join(packageRoot(), 'releases', 'ACTIVE'), 'utf8').trim();
 const file = join(packageRoot(), 'releases', 'dist', `${ACTIVE}.json`);
 const QUESTION = 'Which message queue should the billing service adopt?';
+/** The source folder the active release is built from (releases/README.md). */
+const SOURCE = join(packageRoot(), 'releases', 'src', 'library');
+const HARNESSES: readonly Harness[] = ['codex', 'claude-code', 'cowork', 'buzz'];
+/** The workflows lib-a added to the library (lib-b's live beside them under their own ids). */
+const LIBRARY_WORKFLOWS = ['deliver-feature', 'fix-bug', 'research-decision', 'review-change', 'upgrade-dependency'];
 
 const BODIES: Record<string, string> = {
   'research-plan': '# Research plan\n\n## Decision question\n\n' + QUESTION + '\n',
@@ -224,3 +229,80 @@ describe('packaged release', { skip: existsSync(file) ? false : `releases/dist/$
     assert.equal(done.checkpoint['current_step'], 'decision-record');
   });
 });
+
+describe(
+  'the packaged library',
+  { skip: existsSync(file) ? false : `releases/dist/${ACTIVE}.json is not built` },
+  () => {
+    test('the active release is the library, built byte for byte from releases/src/library', () => {
+      assert.equal(ACTIVE, 'library-2026.12.1');
+      const built = buildRelease(SOURCE);
+      assert.ok(built.ok, built.ok ? '' : JSON.stringify(built.problems.slice(0, 3)));
+      assert.equal(built.file.manifest.release, ACTIVE);
+      assert.ok(
+        Buffer.from(serializeReleaseFile(built.file)).equals(readFileSync(file)),
+        `releases/dist/${ACTIVE}.json is stale: rebuild it from releases/src/library`,
+      );
+    });
+
+    test('every library workflow shares one adapter per harness, one validator subagent and one setup step', () => {
+      const verified = verifyReleaseFile(readFileSync(file));
+      assert.ok(verified.ok, verified.ok ? '' : verified.reason);
+      const ids = [...new Set(verified.release.workflows.map((w) => w.id))].sort();
+      for (const id of LIBRARY_WORKFLOWS) assert.ok(ids.includes(id), `the library has ${id}`);
+      for (const workflow of verified.release.workflows) {
+        for (const harness of HARNESSES) {
+          assert.deepEqual(workflow.host_adapters[harness], { id: `${harness}-host`, version: '2.0.0' }, workflow.id);
+        }
+        const setup = workflow.steps[0];
+        assert.ok(setup !== undefined && setup.id === 'setup-workspace');
+        assert.deepEqual(setup.instruction, { id: 'prepare-workspace', version: '1.0.0' }, workflow.id);
+        const subagents = workflow.steps.flatMap((s) => s.host_assets.filter((a) => a.kind === 'subagent'));
+        assert.ok(subagents.length > 0, `${workflow.id} delivers the validator subagent`);
+        for (const a of subagents)
+          assert.deepEqual({ id: a.id, version: a.version }, { id: 'workflow-validator', version: '1.0.0' });
+        const validators = workflow.steps.flatMap((s) => s.validators);
+        assert.ok(validators.length > 0, `${workflow.id} has at least one independent validator`);
+      }
+    });
+
+    test('every library workflow starts on every harness with its pinned adapter and accepts the setup attestation', () => {
+      const verified = verifyReleaseFile(readFileSync(file));
+      assert.ok(verified.ok, verified.ok ? '' : verified.reason);
+      const scope = createReleaseScope(verified.release);
+      for (const workflow of verified.release.workflows) {
+        // The least a person confirms at start: every required field of the workflow's confirmed-state schema.
+        const ref = workflow.confirmed_state_schema;
+        const schema = verified.release.schemas.find((e) => e.id === ref.id && e.version === ref.version)?.schema;
+        const required = (schema?.['required'] ?? []) as string[];
+        const initial = Object.fromEntries(
+          required.map((f) => [f, `The ${f.replace(/_/g, ' ')} the person confirmed`]),
+        );
+        for (const harness of HARNESSES) {
+          const session = new Session(scope);
+          const what = `${workflow.id} on ${harness}`;
+          const started = session.start({
+            workflow: workflow.id,
+            confirmed_state: confirmed(initial, session.clock.iso()),
+            host: {
+              harness,
+              adapter: { ...workflow.host_adapters[harness] },
+              host_capabilities: ['mcp.tools', 'mcp.resources', 'native-subagents', 'structured-reports'],
+              validator_capabilities: ['workspace.read', 'web.read'],
+              repository_policy: { conflict: false },
+            },
+          });
+          assert.equal(started['status'], 'active', `${what}: ${JSON.stringify(started['blockers'])}`);
+          const pos: Position = {
+            checkpoint: started['checkpoint'] as JsonObject,
+            state: confirmed(initial, session.clock.iso()),
+            step: started['step'] as JsonObject,
+          };
+          assert.equal(stepId(pos), 'setup-workspace', what);
+          const prepared = session.prepare(prepareArgs(pos, {}));
+          assert.equal(prepared['status'], 'ready_for_semantic_validation', `${what}: ${JSON.stringify(prepared)}`);
+        }
+      }
+    });
+  },
+);

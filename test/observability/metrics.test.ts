@@ -55,7 +55,10 @@ test('a scrape after a full workflow counts calls and statuses, and holds no mar
       }),
     );
     try {
-      const p = new Participant((name, args) => callTool(client, name, args));
+      // The packaged active release is the library: its research-decision pins the shared Claude Code adapter 2.0.0.
+      const p = new Participant((name, args) => callTool(client, name, args), {
+        adapter: { id: 'claude-code-host', version: '2.0.0' },
+      });
       p.state = confirmed({ objective: `Decide ${MARKER}` });
       await toRouteQuestion(p);
       const statuses = await fromRouteToCompletion(p);

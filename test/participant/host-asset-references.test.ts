@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { deliverHostAssets, isParticipantError, stepPayloadOf, Workspace } from '../../src/participant/index.js';
 import type { DeliveredAssets, StepPayload } from '../../src/participant/index.js';
-import { ACTIVE_RELEASE, callTool, connect, tempReleaseStore, workflowProfile } from '../mcp/support/connect.js';
+import { RESEARCH_RELEASE, callTool, connect, tempReleaseStore, workflowProfile } from '../mcp/support/connect.js';
 import { HOST_CAPABILITIES, Participant } from '../mcp/support/participant.js';
 import { tempDir } from './support/cli.js';
 
 type Connection = Awaited<ReturnType<typeof connect>>;
 
 describe('host asset references after setup', () => {
-  const releases = tempReleaseStore(ACTIVE_RELEASE);
+  const releases = tempReleaseStore(RESEARCH_RELEASE);
   const dir = tempDir('rimthan-references-');
   let conn: Connection;
   let setup: StepPayload;

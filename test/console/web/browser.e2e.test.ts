@@ -113,9 +113,9 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
   });
 
   test('shows the releases with the active one, and the packaged workflow as a graph', async () => {
-    const row = page.locator('tr[data-release="research-2026.11.2"]');
+    const row = page.locator('tr[data-release="library-2026.12.1"]');
     await row.locator('.badge-active').waitFor();
-    for (const earlier of ['research-2026.10.1', 'research-2026.11.1']) {
+    for (const earlier of ['research-2026.10.1', 'research-2026.11.1', 'research-2026.11.2']) {
       assert.equal(await page.locator(`tr[data-release="${earlier}"] .badge-active`).count(), 0);
     }
     await screenshot(page, 'releases');
@@ -251,7 +251,7 @@ describe('the web console in Chromium', { skip, concurrency: false }, () => {
   test('opens a session file from a workflow in progress and shows its current step', async () => {
     await page.goto(`${running.origin}/#/session`);
     await page.getByRole('button', { name: /^Open / }).click();
-    await page.locator('.verdict.ok', { hasText: 'research-2026.11.2' }).waitFor();
+    await page.locator('.verdict.ok', { hasText: 'library-2026.12.1' }).waitFor();
     await page.locator('.current-step', { hasText: 'Record the decision' }).waitFor();
     assert.equal(await page.locator('svg.graph .node.current').getAttribute('data-step'), 'decision-record');
     assert.ok((await page.locator('svg.graph .node.done').count()) >= 2, 'finished steps are marked');

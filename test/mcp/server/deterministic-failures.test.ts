@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { JsonObject } from '../../../src/core/index.js';
 import { outputAttestation } from '../../support/faithful-harness.js';
-import { ACTIVE_RELEASE, callTool, connect, tempReleaseStore, workflowProfile } from '../support/connect.js';
+import { RESEARCH_RELEASE, callTool, connect, tempReleaseStore, workflowProfile } from '../support/connect.js';
 import { Participant } from '../support/participant.js';
 import { BODIES } from '../support/research-artifacts.js';
 import { toRouteQuestion } from '../support/research-run.js';
@@ -20,7 +20,7 @@ interface Failure {
 }
 
 describe('deterministic failures through the tools', () => {
-  const releases = tempReleaseStore(ACTIVE_RELEASE);
+  const releases = tempReleaseStore(RESEARCH_RELEASE);
   // An operator may raise the request limit (RIMTHAN_MCP_MAX_REQUEST_BYTES); only then can artifacts exceed the total.
   let conn: Awaited<ReturnType<typeof connect>>;
   let desk: Participant;
@@ -32,7 +32,7 @@ describe('deterministic failures through the tools', () => {
     const routed = await desk.continue({ ...(desk.state['state'] as JsonObject), research_route: 'desk-research' });
     assert.equal(routed['status'], 'active');
     assert.equal(desk.currentStep, 'desk-research');
-    assert.equal(desk.checkpoint?.['registry_release'], ACTIVE_RELEASE);
+    assert.equal(desk.checkpoint?.['registry_release'], RESEARCH_RELEASE);
   });
   after(async () => {
     await conn.close();

@@ -13,7 +13,12 @@ import { FolderReleaseStore } from '../../../src/registry/index.js';
 
 export const OLD_RELEASE = 'research-2026.10.1';
 export const NEW_RELEASE = 'research-2026.11.1';
-/** The release the package activates (releases/ACTIVE): research-2026.11.2, newer than both of the above. */
+/**
+ * The last research-only release (research-decision@1.3.0 with its research-specific adapters and validator subagent):
+ * tests of research-workflow behaviour pin it, as a checkpoint pinned to it would.
+ */
+export const RESEARCH_RELEASE = 'research-2026.11.2';
+/** The release the package activates (releases/ACTIVE): the library, newer than all of the above. */
 export const ACTIVE_RELEASE = readFileSync(join(packageRoot(), 'releases', 'ACTIVE'), 'utf8').trim();
 export const TEST_SECRET = 'mcp-test-secret-0123456789abcdef0123456789';
 

@@ -83,7 +83,7 @@ describe('rimthan serve over stdio', () => {
       );
       const started = readSession(fresh.workspace)?.checkpoint;
       assert.equal(started?.['registry_release'], ACTIVE_RELEASE, 'new starts use the newly active release');
-      assert.deepEqual(started?.['workflow'], { id: 'research-decision', version: '1.3.0' });
+      assert.deepEqual(started?.['workflow'], { id: 'research-decision', version: '1.4.0' }, 'the library carries it');
 
       const resumed = await fromRouteQuestion(new ParticipantSession(second, workspace), 'completed', {
         failOnce: ['evidence-quality'],

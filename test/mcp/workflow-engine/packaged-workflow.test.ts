@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { JsonObject } from '../../../src/core/index.js';
 import type { Harness } from '../../../src/registry/model/release.js';
 import { artifactsFor, setupAttestation, workspaceManifest } from '../../support/faithful-harness.js';
-import { ACTIVE_RELEASE, callTool, connect, tempReleaseStore, workflowProfile } from '../support/connect.js';
+import { RESEARCH_RELEASE, callTool, connect, tempReleaseStore, workflowProfile } from '../support/connect.js';
 import { confirmed, OBJECTIVE, Participant } from '../support/participant.js';
 import { toRouteQuestion } from '../support/research-run.js';
 
@@ -17,7 +17,7 @@ const HARNESSES: Harness[] = ['codex', 'claude-code', 'cowork', 'buzz'];
 const HOST_CAPABILITIES = ['mcp.tools', 'mcp.resources', 'native-subagents', 'structured-reports'];
 
 describe('the packaged workflow as a participant meets it', () => {
-  const releases = tempReleaseStore(ACTIVE_RELEASE);
+  const releases = tempReleaseStore(RESEARCH_RELEASE);
   let conn: Awaited<ReturnType<typeof connect>>;
   before(async () => {
     conn = await connect(workflowProfile(releases.store));
@@ -33,10 +33,10 @@ describe('the packaged workflow as a participant meets it', () => {
   }
 
   test('every host builds an accepted setup attestation from the served step payload alone', async () => {
-    const summary = await served(`rimthan://registry/${ACTIVE_RELEASE}/summary`);
+    const summary = await served(`rimthan://registry/${RESEARCH_RELEASE}/summary`);
     assert.ok(JSON.stringify(summary).includes('research-decision'));
     const definition = await served(
-      `rimthan://registry/${ACTIVE_RELEASE}/workflows/research-decision/1.3.0/definition`,
+      `rimthan://registry/${RESEARCH_RELEASE}/workflows/research-decision/1.3.0/definition`,
     );
     const pins = definition['host_adapters'] as Record<string, JsonObject>;
     for (const harness of HARNESSES) {
