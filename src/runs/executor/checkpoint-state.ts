@@ -3,7 +3,9 @@
  * go next, so after a crash the engine continues at `next_vertex` and never re-runs a completed vertex.
  */
 import { isJsonObject, type JsonObject } from '../../core/json.js';
+import type { VertexFailure } from '../flow/types.js';
 import { RunStatus } from '../store/types.js';
+import { decodeFailure, decodeFrontier, type Frontier } from './frontier-state.js';
 
 export const CHECKPOINT_FORMAT = 1;
 
@@ -22,6 +24,13 @@ export interface FlowCheckpoint {
   readonly attempt: number;
   /** Resume payload for `next_vertex` (set by resume, cleared once that vertex completes). */
   readonly resume: JsonObject | null;
+  /**
+   * A parallel step in progress (absent for a one-vertex step): its branches and each one's committed result. While it
+   * is present, `flow_state` is the state the step started from and `next_vertex` the first branch not yet done.
+   */
+  readonly frontier?: Frontier;
+  /** The failure an error route hands to `next_vertex` (its handler); absent otherwise. */
+  readonly failure?: VertexFailure;
 }
 
 const STATUSES: ReadonlySet<string> = new Set(Object.values(RunStatus));
@@ -37,6 +46,8 @@ export function encodeCheckpoint(cp: FlowCheckpoint): JsonObject {
     steps: cp.steps,
     attempt: cp.attempt,
     resume: cp.resume,
+    ...(cp.frontier === undefined ? {} : { frontier: cp.frontier as unknown as JsonObject }),
+    ...(cp.failure === undefined ? {} : { failure: { ...cp.failure } }),
   };
 }
 
@@ -54,6 +65,9 @@ export function decodeCheckpoint(state: JsonObject): FlowCheckpoint | undefined 
   if (!Array.isArray(completed_vertices) || !completed_vertices.every((v) => typeof v === 'string')) return undefined;
   if (!isCount(steps) || !isCount(attempt)) return undefined;
   if (resume !== null && !isJsonObject(resume)) return undefined;
+  const frontier = state['frontier'] === undefined ? undefined : decodeFrontier(state['frontier']);
+  const failure = state['failure'] === undefined ? undefined : decodeFailure(state['failure']);
+  if (frontier === null || failure === null) return undefined;
   return {
     format,
     status: status as RunStatus,
@@ -63,6 +77,8 @@ export function decodeCheckpoint(state: JsonObject): FlowCheckpoint | undefined 
     steps,
     attempt,
     resume,
+    ...(frontier === undefined ? {} : { frontier }),
+    ...(failure === undefined ? {} : { failure }),
   };
 }
 

@@ -11,6 +11,9 @@ import type { Clock } from '../../core/clock.js';
 import type { JsonObject } from '../../core/json.js';
 import type { FlowCatalog, FlowDefinition } from '../flow/catalog.js';
 import { resolveNext, type CompiledVertex } from '../flow/graph.js';
+import { emptyStep, routedStep, withSlots } from './branch-steps.js';
+import { runFrontier, type FrontierEnd, type FrontierHost } from './frontier-run.js';
+import { isSequential, planStep } from './frontier-plan.js';
 import { RunStatus, StoreConflictError, type InterruptInfo, type RunRecord, type RunLedger } from '../store/types.js';
 import { cancelReasonOf, haltReasonOf, HaltReason } from './abort.js';
 import type { FlowCheckpoint } from './checkpoint-state.js';
@@ -167,8 +170,26 @@ class RunExecution {
       if (record.status !== RunStatus.Running || record.cancel_requested) return this.#conclude();
       if (halt.aborted || drain.aborted) return this.#halted();
       if (cp === undefined) return this.#fail('the latest checkpoint is unreadable');
+      if (cp.frontier !== undefined) {
+        const end = await runFrontier(this.#frontierHost(def, input), { ...cp, frontier: cp.frontier });
+        if (end.kind === 'continue') continue;
+        return this.#frontierEnd(end);
+      }
       const vertex = cp.next_vertex === null ? undefined : def.graph.vertices.get(cp.next_vertex);
       if (vertex === undefined) return this.#fail('the checkpoint names no vertex of the flow');
+      if (vertex.forEach !== undefined) {
+        // A fan-out reached without a frontier (the start vertex, a resume, an upgrade): expand it over the state.
+        const plan = planStep(def.graph, cp.flow_state, [
+          { vertex: vertex.id, ...(cp.failure ? { failure: cp.failure } : {}) },
+        ]);
+        if (!plan.ok) return this.#fail(plan.reason);
+        if (plan.slots.length === 0) {
+          if (await this.#commit(emptyStep({ ...this.#base(), cp }), undefined)) return this.#record.status;
+          return this.#conclude();
+        }
+        this.#cp = withSlots(cp, plan.slots);
+        continue;
+      }
       const vertexEnded = this.#trace?.startVertex(vertex.id);
       const outcome = await this.#runVertex(vertexEnded, {
         runId: this.#runId,
@@ -178,6 +199,8 @@ class RunExecution {
         resume: cp.resume ?? undefined,
         halt,
         drain,
+        ...(def.graph.reducers.size === 0 ? {} : { reducers: def.graph.reducers }),
+        ...(cp.failure === undefined ? {} : { failure: cp.failure }),
         beginTry: () => this.#beginTry(),
         onTryFailed: (error, attempt) =>
           this.#deps.onError?.(error, {
@@ -197,8 +220,17 @@ class RunExecution {
           pending = { vertex, state: outcome.state, attemptId: outcome.attemptId };
           const next = resolveNext(def.graph, vertex, outcome.state);
           if (!next.ok) return this.#fail(`the edge after ${vertex.label} named no vertex of the flow`, pending);
-          step = vertexStep({ ...this.#base(), cp, done: pending, next: next.next });
-          if (next.next !== null) {
+          const plan = planStep(
+            def.graph,
+            outcome.state,
+            next.next.map((v) => ({ vertex: v })),
+          );
+          if (!plan.ok) return this.#fail(plan.reason, pending);
+          step = vertexStep({ ...this.#base(), cp, done: pending, next: plan.slots[0]?.vertex ?? null });
+          if (plan.slots.length > 0 && !isSequential(plan.slots)) {
+            step = { ...step, checkpoint: withSlots(step.checkpoint, plan.slots) };
+          }
+          if (plan.slots.length > 0) {
             // The run goes on: issue the commit and start the next vertex without waiting for its acknowledgement.
             this.#issue(step, pending);
             continue;
@@ -213,6 +245,20 @@ class RunExecution {
           });
           break;
         case 'failed':
+          if (vertex.onError !== undefined) {
+            // Error route: the handler takes over with the failure instead of the run pausing.
+            const handler = def.graph.vertices.get(vertex.onError);
+            const failure = outcome.failure;
+            const plan = planStep(def.graph, cp.flow_state, [{ vertex: vertex.onError, failure }]);
+            if (!plan.ok) return this.#fail(plan.reason);
+            if (handler === undefined) return this.#fail('the error route names no vertex of the flow');
+            pending = { vertex, state: cp.flow_state, attemptId: outcome.attemptId };
+            this.#issue(
+              routedStep({ ...this.#base(), cp, done: pending, failure, handler, slots: plan.slots }),
+              pending,
+            );
+            continue;
+          }
           step = this.#interrupt(cp, vertex, {
             reason: 'task_failed',
             vertex: vertex.id,
@@ -223,6 +269,50 @@ class RunExecution {
       // The step that ends this execution (completion or pause) lands after everything in flight.
       if (await this.#commit(step, pending)) return this.#record.status;
       return this.#conclude();
+    }
+  }
+
+  /** What a parallel step (frontier-run.ts) uses of this execution. */
+  #frontierHost(def: FlowDefinition, input: JsonObject): FrontierHost {
+    return {
+      runId: this.#runId,
+      def,
+      input,
+      halt: this.#control.halt,
+      drain: this.#control.drain,
+      checkpoint: () => this.#cp as FlowCheckpoint,
+      base: () => this.#base(),
+      beginTry: () => this.#beginTry(),
+      onTryFailed: (vertex, error, attempt) =>
+        this.#deps.onError?.(error, {
+          phase: 'vertex',
+          runId: this.#runId,
+          flow: def.name,
+          vertex: vertex.id,
+          attempt,
+        }),
+      runVertex: (request) => this.#runVertex(this.#trace?.startVertex(request.vertex.id), request),
+      issue: async (step) => {
+        while (this.#pipeline.full && !this.#pipeline.refused) await this.#pipeline.waitOldest();
+        if (this.#pipeline.refused) return false;
+        this.#issue(step, undefined);
+        return true;
+      },
+    };
+  }
+
+  /** How a parallel step that did not simply go on ends this execution. */
+  async #frontierEnd(end: Exclude<FrontierEnd, { kind: 'continue' }>): Promise<ExecutionEnd> {
+    switch (end.kind) {
+      case 'finish':
+        if (await this.#commit(end.step, undefined)) return this.#record.status;
+        return this.#conclude();
+      case 'fail':
+        return this.#fail(end.message);
+      case 'halted':
+        return this.#halted();
+      case 'refused':
+        return this.#conclude();
     }
   }
 

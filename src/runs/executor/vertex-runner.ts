@@ -4,19 +4,27 @@
  * of each try and may refuse (the run must stop).
  */
 import { isRimthanError } from '../../core/errors.js';
-import type { JsonObject } from '../../core/json.js';
+import type { JsonObject, JsonValue } from '../../core/json.js';
 import type { CompiledRetry, CompiledVertex } from '../flow/graph.js';
 import { FlowInterrupt } from '../flow/interrupt.js';
-import type { VertexContext } from '../flow/types.js';
+import type { VertexContext, VertexFailure } from '../flow/types.js';
 import { settleUnlessAborted, sleep } from './abort.js';
 import { vertexIdempotencyKey } from './idempotency-key.js';
-import { mergeUpdate } from './state-update.js';
-import { MAX_MESSAGE_BYTES, truncateUtf8 } from './text.js';
+import { mergeUpdate, type Reducers } from './state-update.js';
+import { MAX_MESSAGE_BYTES, MAX_SUMMARY_BYTES, truncateUtf8 } from './text.js';
 
 export type VertexOutcome =
+  /** `state`: the merged state, or only the vertex's own update when the request asked for `collectUpdate`. */
   | { readonly kind: 'completed'; readonly state: JsonObject; readonly attemptId: number }
   | { readonly kind: 'interrupted'; readonly message: string | undefined }
-  | { readonly kind: 'failed'; readonly tries: number; readonly reason: string }
+  /** `reason` is safe for history; `failure` (code and message) is for an error-route handler only. */
+  | {
+      readonly kind: 'failed';
+      readonly tries: number;
+      readonly reason: string;
+      readonly failure: VertexFailure;
+      readonly attemptId: number;
+    }
   /** The execution was halted (cancel, stop, lease loss) or refused a new try; nothing to commit. */
   | { readonly kind: 'halted' };
 
@@ -34,13 +42,48 @@ export interface VertexRunRequest {
   readonly beginTry: (n: number) => Promise<number | undefined>;
   /** Observability hook for failed tries (the error stays local; it never reaches history or a message). */
   readonly onTryFailed?: (error: unknown, attempt: number) => void;
+  /** The flow's reducers, applied when the update merges into `state`. */
+  readonly reducers?: Reducers;
+  /** A parallel branch: the outcome carries the vertex's own update (checked, frozen), not the merged state. */
+  readonly collectUpdate?: boolean;
+  /** A `forEach` instance's item and index; an error-route handler's failure. */
+  readonly item?: JsonValue;
+  readonly index?: number;
+  readonly failure?: VertexFailure;
 }
 
 type TryResult =
   | { kind: 'ok'; state: JsonObject }
   | { kind: 'interrupt'; message: string | undefined }
   | { kind: 'halted' }
-  | { kind: 'error'; reason: string };
+  | { kind: 'error'; reason: string; error: unknown };
+
+const FAILURE_CODE = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** The code and message an error-route handler receives for `error` (never a stack). */
+function failureOf(vertex: string, error: unknown): VertexFailure {
+  const own: unknown = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  const timedOut = error instanceof Error && error.name === 'TimeoutError';
+  const code = typeof own === 'string' && FAILURE_CODE.test(own) ? own : timedOut ? 'timeout' : 'vertex_failed';
+  const message = error instanceof Error ? error.message : 'threw a non-error value';
+  return { vertex, code, message: truncateUtf8(message, MAX_SUMMARY_BYTES) };
+}
+
+function timeoutError(ms: number): Error {
+  const error = new Error(`timed out after ${ms} ms`);
+  error.name = 'TimeoutError';
+  return error;
+}
+
+/** Whether another try is worth it (the retry policy's predicate; one that throws says no). */
+function shouldRetry(retry: CompiledRetry, error: unknown): boolean {
+  if (retry.retryable === undefined) return true;
+  try {
+    return retry.retryable(error) === true;
+  } catch {
+    return false;
+  }
+}
 
 /** Delay before try `n` (n >= 2): backoffMs * factor^(n-2), capped by maxBackoffMs. */
 export function backoffDelay(retry: CompiledRetry, n: number): number {
@@ -77,6 +120,9 @@ async function runTry(req: VertexRunRequest, attempt: number, attemptId: number)
     vertex: vertex.id,
     attempt,
     idempotencyKey: vertexIdempotencyKey(req.runId, vertex.id, attemptId),
+    item: req.item,
+    index: req.index,
+    failure: req.failure,
     signal: controller.signal,
     interrupt: (message?: string): never => {
       const bounded = typeof message === 'string' ? truncateUtf8(message, MAX_MESSAGE_BYTES) : undefined;
@@ -92,12 +138,19 @@ async function runTry(req: VertexRunRequest, attempt: number, attemptId: number)
     if (req.halt.aborted) return { kind: 'halted' };
     if (interrupt !== undefined) return { kind: 'interrupt', message: interrupt.message };
     if (settled.kind !== 'value') {
-      const error = settled.kind === 'error' ? settled.error : undefined;
+      const error = timedOut
+        ? timeoutError(vertex.timeoutMs ?? 0)
+        : settled.kind === 'error'
+          ? settled.error
+          : undefined;
       req.onTryFailed?.(error, attempt);
-      return { kind: 'error', reason: describeFailure(error, timedOut) };
+      return { kind: 'error', reason: describeFailure(error, timedOut), error };
     }
-    const merged = mergeUpdate(req.state, settled.value);
-    return merged.ok ? { kind: 'ok', state: merged.state } : { kind: 'error', reason: merged.reason };
+    const merged =
+      req.collectUpdate === true ? mergeUpdate({}, settled.value) : mergeUpdate(req.state, settled.value, req.reducers);
+    return merged.ok
+      ? { kind: 'ok', state: merged.state }
+      : { kind: 'error', reason: merged.reason, error: new Error(merged.reason) };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     req.halt.removeEventListener('abort', onHalt);
@@ -108,7 +161,11 @@ async function runTry(req: VertexRunRequest, attempt: number, attemptId: number)
 export async function runVertex(req: VertexRunRequest): Promise<VertexOutcome> {
   const { retry } = req.vertex;
   let reason = 'failed';
+  let lastError: unknown;
+  let lastAttemptId = 0;
+  let tries = 0;
   for (let n = 1; n <= retry.attempts; n++) {
+    if (n > 1 && !shouldRetry(retry, lastError)) break;
     if (req.halt.aborted) return { kind: 'halted' };
     if (n > 1) {
       if (req.drain.aborted) return { kind: 'halted' };
@@ -117,6 +174,8 @@ export async function runVertex(req: VertexRunRequest): Promise<VertexOutcome> {
     }
     const attemptId = await req.beginTry(n);
     if (attemptId === undefined) return { kind: 'halted' };
+    lastAttemptId = attemptId;
+    tries = n;
     const result = await runTry(req, n, attemptId);
     switch (result.kind) {
       case 'ok':
@@ -127,8 +186,10 @@ export async function runVertex(req: VertexRunRequest): Promise<VertexOutcome> {
         return { kind: 'halted' };
       case 'error':
         reason = result.reason;
+        lastError = result.error;
         break;
     }
   }
-  return { kind: 'failed', tries: retry.attempts, reason };
+  const failure = failureOf(req.vertex.id, lastError);
+  return { kind: 'failed', tries, reason, failure, attemptId: lastAttemptId };
 }

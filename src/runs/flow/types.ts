@@ -2,7 +2,7 @@
  * The authoring types of a code-defined flow: a graph of vertices (tasks) joined by static or conditional edges. A flow
  * is declared with `defineFlow` and checked once by `FlowCatalog.register`.
  */
-import type { JsonObject } from '../../core/json.js';
+import type { JsonObject, JsonValue } from '../../core/json.js';
 
 /** How often and how patiently a failing vertex is retried inside one execution. */
 export interface RetryPolicy {
@@ -14,10 +14,36 @@ export interface RetryPolicy {
   readonly factor?: number;
   /** Upper bound of one delay (default: no bound beyond the policy limit). */
   readonly maxBackoffMs?: number;
+  /**
+   * Decides whether a failed try is worth another (given what the try threw; a timeout is an Error named `TimeoutError`).
+   * False ends the vertex's tries at once; a predicate that throws counts as false. Default: every error retries.
+   */
+  readonly retryable?: (error: unknown) => boolean;
 }
 
-/** Where control goes after a vertex: a vertex id, or a function of the merged state (a conditional edge). */
-export type NextSpec<S extends JsonObject> = string | ((state: Readonly<S>) => string | undefined);
+/** The failure an error-route handler receives: a code and a message, never a stack. */
+export interface VertexFailure {
+  /** The vertex whose tries were spent. */
+  readonly vertex: string;
+  /** The thrown error's own `code` (a short snake_case word), else `timeout` or `vertex_failed`. */
+  readonly code: string;
+  /** The thrown error's message (at most 1024 bytes); it stays inside the run (checkpoint), never in history. */
+  readonly message: string;
+}
+
+/**
+ * Where control goes after a vertex: a vertex id, several (parallel branches: they run concurrently as the next step
+ * and their updates merge at the barrier after it), or a function of the merged state (a conditional edge) returning
+ * one id, several, or undefined (no successor).
+ */
+export type NextSpec<S extends JsonObject> =
+  string | readonly string[] | ((state: Readonly<S>) => string | readonly string[] | undefined);
+
+/**
+ * Combines two writes of one state key in one parallel step: `current` is the value so far (the state before the step,
+ * then each earlier branch's write folded in, in the step's deterministic branch order), `update` the next write.
+ */
+export type Reducer<V> = (current: V | undefined, update: V) => V;
 
 /** What a vertex sees while it runs. */
 export interface VertexContext<S extends JsonObject, I extends JsonObject = JsonObject> {
@@ -42,6 +68,12 @@ export interface VertexContext<S extends JsonObject, I extends JsonObject = Json
   readonly signal: AbortSignal;
   /** Pauses the run as `interrupted` (reason awaiting_input); the vertex runs again on resume with `resume` set. */
   readonly interrupt: (message?: string) => never;
+  /** For a `forEach` vertex: the list item this instance handles; otherwise undefined. */
+  readonly item: JsonValue | undefined;
+  /** For a `forEach` vertex: the item's 0-based position in the list; otherwise undefined. */
+  readonly index: number | undefined;
+  /** For an error-route handler: the failure that routed control here; otherwise undefined. */
+  readonly failure: VertexFailure | undefined;
 }
 
 /** One task of the graph. */
@@ -55,9 +87,26 @@ export interface VertexSpec<S extends JsonObject, I extends JsonObject = JsonObj
   readonly timeoutMs?: number;
   /** The outgoing edge; absent (and no entry in `edges`) = the flow ends after this vertex. */
   readonly next?: NextSpec<S>;
+  /**
+   * The state keys this vertex may write. Required for a vertex that can run in parallel with another (register checks
+   * that two such vertices share no key without a reducer); a parallel branch writing a key outside it fails the run.
+   */
+  readonly writes?: readonly (keyof S & string)[];
+  /**
+   * Dynamic fan-out: when the vertex is due, it runs once per item of this list (concurrently, each with `ctx.item`),
+   * and the instances' updates merge in item order. Every key it writes needs a reducer. An empty list skips it.
+   */
+  readonly forEach?: (state: Readonly<S>) => readonly JsonValue[];
+  /** Most items `forEach` may yield (default 64, at most 1000); more fails the vertex. */
+  readonly maxItems?: number;
+  /**
+   * Error route: the vertex that takes over when this one's tries are spent (it receives `ctx.failure`), instead of
+   * the run pausing as `interrupted` (task_failed). The failed vertex writes nothing.
+   */
+  readonly onError?: string;
 }
 
-/** An edge declared apart from its vertex (equivalent to the vertex's `next`; a vertex has at most one). */
+/** An edge declared apart from its vertex (adds to the vertex's `next`; several edges from one vertex fan out). */
 export interface EdgeSpec<S extends JsonObject> {
   readonly from: string;
   readonly to: NextSpec<S>;
@@ -66,7 +115,10 @@ export interface EdgeSpec<S extends JsonObject> {
 export interface GraphSpec<S extends JsonObject, I extends JsonObject = JsonObject> {
   readonly start: string;
   readonly vertices: Readonly<Record<string, VertexSpec<S, I>>>;
+  /** Edges declared apart; several from one vertex fan out (equivalent to an array `next`). */
   readonly edges?: readonly EdgeSpec<S>[];
+  /** Per-key reducers: how writes of one key by several branches of one parallel step combine. */
+  readonly reducers?: { readonly [K in keyof S]?: Reducer<Exclude<S[K], undefined>> };
 }
 
 /**

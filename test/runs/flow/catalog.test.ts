@@ -71,7 +71,7 @@ describe('flow catalog registration', () => {
     );
   });
 
-  test('graph integrity: start and every static next must exist, one outgoing edge per vertex', () => {
+  test('graph integrity: start and every static next must exist, no vertex names one target twice', () => {
     rejects(flow({ graph: { start: 'missing', vertices: { a: { run: () => undefined } } } }));
     rejects(flow({ graph: { start: 'a', vertices: { a: { run: () => undefined, next: 'nowhere' } } } }));
     rejects(flow({ graph: { start: 'a', vertices: {} } }));
@@ -97,7 +97,7 @@ describe('flow catalog registration', () => {
         },
       }),
     );
-    assert.equal(def.graph.vertices.get('a')?.next, 'b');
+    assert.deepEqual(def.graph.vertices.get('a')?.next, ['b']);
   });
 
   test('a second registration of the same name@version is a duplicate_definition', () => {
