@@ -20,7 +20,15 @@ const ACTIVE = readFileSync(join(ROOT, 'releases', 'ACTIVE'), 'utf8').trim();
 const RELEASE = JSON.parse(readFileSync(join(ROOT, 'releases', 'dist', `${ACTIVE}.json`), 'utf8')) as {
   manifest_sha256: string;
   workflows: { id: string; host_adapters: Record<string, { id: string; version: string }> }[];
+  assets: { kind: string; id: string }[];
 };
+/** Where the plugin puts each host asset of the active release (one version of each id in a packaged release). */
+const PLUGIN_ASSET_PATHS = RELEASE.assets.flatMap(({ kind, id }) => {
+  if (kind === 'prompt') return [`plugins/rimthan/commands/${id}.md`];
+  if (kind === 'skill') return [`plugins/rimthan/skills/${id}/SKILL.md`];
+  if (kind === 'subagent') return [`plugins/rimthan/agents/${id}.md`];
+  return [];
+});
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; license: string };
 const ENDPOINT = 'https://mcp.example.org/mcp';
 
@@ -80,16 +88,18 @@ describe('rimthan rollout', () => {
     const r = rimthan(['rollout', 'claude-code', '--url', ENDPOINT, '--out', 'market'], work);
     assert.equal(r.status, 0, r.stderr);
     const written = filesUnder(at('market'));
-    assert.deepEqual(written, [
-      '.claude-plugin/marketplace.json',
-      'managed-settings.d/rimthan.json',
-      'plugins/rimthan/.claude-plugin/plugin.json',
-      'plugins/rimthan/.mcp.json',
-      'plugins/rimthan/README.md',
-      'plugins/rimthan/agents/research-validator.md',
-      'plugins/rimthan/commands/research-kickoff.md',
-      'plugins/rimthan/skills/evidence-grading/SKILL.md',
-    ]);
+    assert.deepEqual(
+      written,
+      [
+        '.claude-plugin/marketplace.json',
+        'managed-settings.d/rimthan.json',
+        'plugins/rimthan/.claude-plugin/plugin.json',
+        'plugins/rimthan/.mcp.json',
+        'plugins/rimthan/README.md',
+        ...PLUGIN_ASSET_PATHS,
+      ].sort(),
+    );
+    assert.ok(written.includes('plugins/rimthan/agents/workflow-validator.md'), 'the shared validator subagent');
     for (const path of written) assert.match(r.stdout, new RegExp(`^ {2}${path.replace(/\./g, '\\.')} `, 'm'), path);
     assert.match(r.stdout, new RegExp(`host assets from release ${ACTIVE.replace(/\./g, '\\.')}`));
 

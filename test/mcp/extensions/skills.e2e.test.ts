@@ -24,7 +24,7 @@ import { spawnServe } from '../../support/serve-process.js';
 import { ACTIVE_RELEASE } from '../support/connect.js';
 import { modernCall, modernHttp, modernStdio } from '../support/modern-client.js';
 import { modernPost } from '../support/modern-wire.js';
-import { Participant } from '../support/participant.js';
+import { LIBRARY_HOST, Participant } from '../support/participant.js';
 
 const TOKEN = 'skills-e2e-token-0123456789abcdef0123';
 
@@ -71,7 +71,7 @@ async function setupWithSkillsRoute(
   digestOf: (loaded: { skill: Skill; text: string; assetSha256: string }) => string,
 ): Promise<{ participant: Participant; prepared: JsonObject; loaded: number }> {
   const skills = await verifiedSkills(client);
-  const participant = new Participant((name, args) => modernCall(client, name, args));
+  const participant = new Participant((name, args) => modernCall(client, name, args), LIBRARY_HOST);
   await participant.start();
   assert.equal(participant.currentStep, 'setup-workspace');
   const assets = (participant.step?.['host_assets'] ?? []) as JsonObject[];

@@ -27,7 +27,7 @@ import {
 import { ACTIVE_RELEASE, tempReleaseStore, testSigner, valueOf } from '../support/connect.js';
 import { elicitingClient, MODERN_REVISION, modernCall, modernHttp } from '../support/modern-client.js';
 import { modernPost } from '../support/modern-wire.js';
-import { confirmed, Participant } from '../support/participant.js';
+import { confirmed, LIBRARY_HOST, Participant } from '../support/participant.js';
 import { fromDeskResearchToCompletion, toRouteQuestion } from '../support/research-run.js';
 
 const TOKEN = 'elicitation-token-a-0123456789abcdef';
@@ -50,7 +50,7 @@ function routeChoices(form: ElicitRequestFormParams): string[] {
 
 /** Drives a participant (a plain 2026 client) to the route question; returns it and the continue arguments. */
 async function atRouteQuestion(plain: Client): Promise<{ p: Participant; args: JsonObject }> {
-  const p = new Participant((name, args) => modernCall(plain, name, args));
+  const p = new Participant((name, args) => modernCall(plain, name, args), LIBRARY_HOST);
   await toRouteQuestion(p);
   return { p, args: { checkpoint: p.checkpoint as JsonObject, confirmed_state: p.state } };
 }
@@ -204,7 +204,7 @@ describe('a guided question answered through form elicitation (MCP 2026-07-28)',
       const p: Participant = new Participant(async (name, args) => {
         const result = await via.callTool({ name, arguments: args });
         return { isError: result.isError === true, value: valueOf(result) };
-      });
+      }, LIBRARY_HOST);
       await toRouteQuestion(p);
       via = person;
       const answered = await p.continue();

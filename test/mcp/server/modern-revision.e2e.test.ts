@@ -15,7 +15,7 @@ import { REVIEW_FLOWS_MODULE } from '../../support/review-flow.js';
 import { spawnServe } from '../../support/serve-process.js';
 import { eventually } from '../../support/serve-process.js';
 import { MODERN_REVISION, modernCall, modernHttp, modernStdio } from '../support/modern-client.js';
-import { Participant } from '../support/participant.js';
+import { LIBRARY_HOST, Participant } from '../support/participant.js';
 import { fromRouteToCompletion, toRouteQuestion } from '../support/research-run.js';
 
 const TOKEN = 'modern-revision-token-0123456789abcdef';
@@ -36,7 +36,7 @@ async function researchDecision(client: Client): Promise<void> {
   const second = (await client.listTools()).tools.map((t) => t.name);
   assert.deepEqual(first, GUIDED_ORDER, 'the four tools in their fixed order');
   assert.deepEqual(second, first, 'the same order on every call');
-  const p = new Participant((name, args) => modernCall(client, name, args));
+  const p = new Participant((name, args) => modernCall(client, name, args), LIBRARY_HOST);
   await toRouteQuestion(p);
   assert.deepEqual(await fromRouteToCompletion(p), ['validation_failed', 'advanced', 'completed']);
   const prompt = await client.getPrompt({ name: 'rimthan.start_workflow' });

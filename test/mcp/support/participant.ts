@@ -35,6 +35,11 @@ export const HOST_CAPABILITIES: readonly string[] = [
   'structured-reports',
 ];
 const VALIDATOR_CAPABILITIES = ['workspace.read', 'web.read'];
+/**
+ * The host declaration override for a server on the packaged active release (the library): its workflows pin the
+ * shared Claude Code adapter 2.0.0, where the research releases this participant defaults to pin 1.1.0.
+ */
+export const LIBRARY_HOST: JsonObject = { adapter: { id: 'claude-code-host', version: '2.0.0' } };
 export const OBJECTIVE = 'Pick the queue for billing events before the Q1 migration';
 
 const now = (): string => new Date().toISOString();
