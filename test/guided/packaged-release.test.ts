@@ -20,7 +20,15 @@ const QUESTION = 'Which message queue should the billing service adopt?';
 const SOURCE = join(packageRoot(), 'releases', 'src', 'library');
 const HARNESSES: readonly Harness[] = ['codex', 'claude-code', 'cowork', 'buzz'];
 /** The workflows lib-a added to the library (lib-b's live beside them under their own ids). */
-const LIBRARY_WORKFLOWS = ['deliver-feature', 'fix-bug', 'research-decision', 'review-change', 'upgrade-dependency'];
+const LIBRARY_WORKFLOWS = [
+  'deliver-feature',
+  'fix-bug',
+  'incident-postmortem',
+  'research-decision',
+  'review-change',
+  'threat-model',
+  'upgrade-dependency',
+];
 
 const BODIES: Record<string, string> = {
   'research-plan': '# Research plan\n\n## Decision question\n\n' + QUESTION + '\n',
