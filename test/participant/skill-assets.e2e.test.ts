@@ -26,7 +26,7 @@ import type { GuidedServer, HostAssetPayload, SkillGetter, StepPayload } from '.
 import type { GuidedToolName } from '../../src/guided/index.js';
 import { spawnServe } from '../support/serve-process.js';
 import type { ServeProcess } from '../support/serve-process.js';
-import { Participant } from '../mcp/support/participant.js';
+import { LIBRARY_HOST, Participant } from '../mcp/support/participant.js';
 
 const TOKEN = 'participant-skills-token-0123456789abcd';
 
@@ -54,7 +54,7 @@ describe('rimthan/participant: skill assets through the Skills extension', () =>
       return outcome.ok
         ? { isError: false, value: outcome.value }
         : { isError: true, value: { error: { ...outcome.error } } };
-    });
+    }, LIBRARY_HOST);
     await participant.start();
     setup = stepPayloadOf(participant.step);
     const found = setup.host_assets.find((a) => a.kind === 'skill');

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JsonObject } from '../../../src/core/index.js';
 import { ACTIVE_RELEASE, callTool, NEW_RELEASE, tempReleaseStore } from '../support/connect.js';
-import { Participant } from '../support/participant.js';
+import { LIBRARY_HOST, Participant } from '../support/participant.js';
 import { fromRouteToCompletion, toRouteQuestion } from '../support/research-run.js';
 import { connectServer, ParticipantSession, readSession } from '../../../src/participant/index.js';
 import {
@@ -107,7 +107,7 @@ describe('rimthan serve over stdio', () => {
 
   test('drives the packaged research-decision workflow to completed across a process restart', async () => {
     const first = await serve(stateA);
-    const p = new Participant((name, args) => callTool(first.client, name, args));
+    const p = new Participant((name, args) => callTool(first.client, name, args), LIBRARY_HOST);
     try {
       const { tools } = await first.client.listTools();
       assert.equal(tools.length, 4);
@@ -124,7 +124,7 @@ describe('rimthan serve over stdio', () => {
 
     const second = await serve(stateA);
     try {
-      const resumed = new Participant((name, args) => callTool(second.client, name, args));
+      const resumed = new Participant((name, args) => callTool(second.client, name, args), LIBRARY_HOST);
       resumed.state = p.state;
       resumed.checkpoint = p.checkpoint;
       resumed.step = p.step;

@@ -20,7 +20,7 @@ import type { ToolMessage } from '@langchain/core/messages';
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 import type { JsonObject } from '../../../src/core/index.js';
 import { GuidedToolName } from '../../../src/guided/index.js';
-import { confirmed, Participant } from '../../mcp/support/participant.js';
+import { confirmed, LIBRARY_HOST, Participant } from '../../mcp/support/participant.js';
 import type { Caller, CallOutcome } from '../../mcp/support/participant.js';
 import { fromRouteToCompletion, toRouteQuestion } from '../../mcp/support/research-run.js';
 
@@ -209,7 +209,7 @@ describe('third-party MCP clients over stdio', () => {
           return { isError: true, value: errorOf(error.message) };
         }
       };
-      const p = new Participant(call);
+      const p = new Participant(call, LIBRARY_HOST);
       await toRouteQuestion(p);
       assert.deepEqual(await fromRouteToCompletion(p), ['validation_failed', 'advanced', 'completed']);
       assertRefusedByServer(await refusedCalls(call, p));
@@ -243,7 +243,7 @@ describe('third-party MCP clients over stdio', () => {
         assert.ok(result.structuredContent, `${name}: structured content delivered`);
         return { isError: false, value: result.structuredContent };
       };
-      const p = new Participant(call);
+      const p = new Participant(call, LIBRARY_HOST);
       await toRouteQuestion(p);
       assert.deepEqual(await fromRouteToCompletion(p), ['validation_failed', 'advanced', 'completed']);
       assertRefusedByServer(await refusedCalls(call, p));
