@@ -24,8 +24,10 @@ const LIBRARY_WORKFLOWS = [
   'deliver-feature',
   'fix-bug',
   'incident-postmortem',
+  'refactor-safely',
   'research-decision',
   'review-change',
+  'test-gap-analysis',
   'threat-model',
   'upgrade-dependency',
 ];
@@ -296,7 +298,8 @@ describe(
               harness,
               adapter: { ...workflow.host_adapters[harness] },
               host_capabilities: ['mcp.tools', 'mcp.resources', 'native-subagents', 'structured-reports'],
-              validator_capabilities: ['workspace.read', 'web.read'],
+              // Every capability a library validator needs (refactor-safely's equivalence check reads git history).
+              validator_capabilities: ['workspace.read', 'web.read', 'git.read'],
               repository_policy: { conflict: false },
             },
           });

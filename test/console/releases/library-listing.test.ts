@@ -23,6 +23,8 @@ test('the active packaged release page lists the library workflows', async () =>
     ['deliver-feature', 'Deliver a feature'],
     ['review-change', 'Review a change'],
     ['upgrade-dependency', 'Upgrade a dependency'],
+    ['refactor-safely', 'Refactor behind a safety net'],
+    ['test-gap-analysis', "Find the gaps in a component's tests"],
   ] as const) {
     const workflow = shown.get(id);
     assert.ok(workflow !== undefined, `the console lists ${id}`);
