@@ -26,11 +26,18 @@ import { makeScratch } from './scratch.js';
 import type { Scratch } from './scratch.js';
 import { pinnedAdapter, servedRelease } from './served-release.js';
 
-/** Model requests a route may take (main and subagents): a floor, then per validation round and per step. */
+/**
+ * Model requests a route may take, main and subagents: a floor for the start and the end, then per validation round
+ * of each step the main agent's turns (write, digest, prepare, spawn, collect, submit, save the session) and a few per
+ * validator subagent (read its inputs, answer). A loop that does not converge stops here instead of running on.
+ */
 export function turnCap(route: LibraryRoute): number {
-  const steps = route.scenario.scenario.steps;
-  const rounds = steps.reduce((n, s) => n + roundsOf(route, s.step), 0);
-  return 30 + 25 * rounds;
+  let cap = 20;
+  for (const entry of route.scenario.scenario.steps) {
+    const validators = route.workflow.steps.find((s) => s.id === entry.step)?.validators.length ?? 0;
+    cap += roundsOf(route, entry.step) * (10 + 4 * validators);
+  }
+  return cap;
 }
 
 function spoken(value: JsonValue): string {
@@ -139,7 +146,8 @@ export class LibraryHostSuite {
           );
 
     // No validator subagent saw the main conversation.
-    const token = String(((main[0]?.result?.['checkpoint'] ?? {}) as JsonObject)['token']);
+    const token = ((main[0]?.result?.['checkpoint'] ?? {}) as { token?: string }).token ?? '';
+    assert.ok(token.length >= 60, `${context}: the first answer carried a checkpoint token`);
     for (const request of run.requests.filter((r) => r.role.startsWith('validator:')))
       assert.ok(!JSON.stringify(request.body).includes(token.slice(0, 60)), `${request.role} saw the checkpoint`);
 
