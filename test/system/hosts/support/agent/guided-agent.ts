@@ -4,8 +4,9 @@
  * latest Rimthan answer and does the next thing the protocol and the step's instruction ask: start, deliver the host
  * assets and attest them, confirm what the person said, write the step's outputs, digest them, prepare, run each
  * validator as a subagent, submit, repair after a failed report, answer the route question, and keep
- * `.rimthan/workflow-session.json` after every checkpoint. The artifacts it writes come from the scenario (what the
- * model would author); every protocol decision comes from what the host showed it.
+ * `.rimthan/workflow-session.json` after every checkpoint. What the person confirms and answers, the artifacts it
+ * writes (what the model would author) and what its validator subagents judge by come from its script (a research
+ * scenario or a library route); every protocol decision comes from what the host showed it.
  */
 import type { JsonObject, JsonValue } from '../../../../../src/core/index.js';
 import { confirmedStateDigest } from '../../../../../src/participant/index.js';
