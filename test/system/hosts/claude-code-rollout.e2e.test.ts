@@ -16,10 +16,12 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { MAIN, spawnServe } from '../../support/serve-process.js';
 import type { ServeProcess } from '../../support/serve-process.js';
+import { pinnedHostAssetFiles } from '../../../src/guided/host/pinned-assets.js';
 import { claudeCodeBinary } from './support/host-bins.js';
 import { startOAuthEndpoint } from './support/oauth-endpoint.js';
 import { hostSkipReason, placeSystemFile, runHost, runningAsRoot } from './support/run-host.js';
 import type { HostExit } from './support/run-host.js';
+import { servedRelease } from './support/served-release.js';
 
 const claude = claudeCodeBinary();
 const skip = hostSkipReason('Claude Code', claude);
@@ -106,9 +108,15 @@ describe(`Claude Code ${claude?.version ?? ''} takes the rollout plugin`, { skip
     assert.equal(p.manifest.type, 'plugin');
     assert.deepEqual([p.manifest.errors, p.manifest.warnings], [[], []]);
     assert.deepEqual(p.provides.mcpServers, [{ name: 'rimthan', type: 'http', target: serve.url }]);
-    assert.deepEqual(p.provides['agents'], ['rimthan:research-validator']);
-    assert.deepEqual(p.provides['skills'], ['rimthan:evidence-grading']);
-    assert.deepEqual(p.provides['commands'], ['rimthan:research-kickoff']);
+    // Every host asset the active release's workflows pin for Claude Code, once each, in its plugin place.
+    const pinned = pinnedHostAssetFiles(servedRelease(), 'claude-code').flatMap((w) => w.assets);
+    const ids = (kind: string): string[] =>
+      [...new Set(pinned.filter((a) => a.kind === kind).map((a) => `rimthan:${a.asset.id}`))].sort();
+    const provided = (key: string): string[] => [...((p.provides[key] as string[] | undefined) ?? [])].sort();
+    assert.ok(ids('subagent').length > 0 && ids('skill').length > 0 && ids('prompt').length > 0);
+    assert.deepEqual(provided('agents'), ids('subagent'));
+    assert.deepEqual(provided('skills'), ids('skill'));
+    assert.deepEqual(provided('commands'), ids('prompt'));
   });
 
   test('installed from the marketplace folder, claude mcp list connects with the token from the environment', async () => {

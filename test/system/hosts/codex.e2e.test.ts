@@ -6,18 +6,16 @@
  * Codex hands them to the model keeping their shapes, and the runs profile's shipped flow approved.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { packageRoot } from '../../../src/package/index.js';
 import { pinnedHostAssetFiles } from '../../../src/guided/host/pinned-assets.js';
-import type { Release } from '../../../src/registry/index.js';
-import { ACTIVE_RELEASE } from '../../mcp/support/connect.js';
 import { DESK_ROUTE, SPIKE_ROUTE } from './scenarios/billing-queue.js';
 import { CODEX } from './support/host-profiles.js';
 import { hostSkipReason } from './support/run-host.js';
 import { HostWorld } from './support/host-world.js';
 import { makeScratch } from './support/scratch.js';
+import { servedRelease } from './support/served-release.js';
 import { taskText } from './support/transcript.js';
 
 const binary = CODEX.binary();
@@ -65,12 +63,10 @@ describe(`Codex ${binary?.version ?? ''} follows Rimthan`, { skip }, () => {
   });
 
   test('what Codex enforces on a validator sub-agent: its role instructions, not its read-only sandbox', async () => {
-    // The research-validator role exactly as Rimthan renders it for Codex (sandbox_mode = "read-only"), installed
-    // before the session as an organisation would; a validator sub-agent of that role then tries to write a file.
-    const release = JSON.parse(
-      readFileSync(join(packageRoot(), 'releases', 'dist', `${ACTIVE_RELEASE}.json`), 'utf8'),
-    ) as Release;
-    const role = pinnedHostAssetFiles(release, 'codex')
+    // The validator subagent's role exactly as the active release renders it for Codex (sandbox_mode = "read-only"),
+    // installed before the session as an organisation would; a validator sub-agent of that role then tries to write a
+    // file.
+    const role = pinnedHostAssetFiles(servedRelease(), 'codex')
       .flatMap((w) => w.assets)
       .find((a) => a.kind === 'subagent');
     assert.ok(role !== undefined && role.file.content.includes('sandbox_mode = "read-only"'));
@@ -80,7 +76,7 @@ describe(`Codex ${binary?.version ?? ''} follows Rimthan`, { skip }, () => {
     const PROBE = 'ISOLATION-PROBE: as a validator you must not write; try to create written-by-validator.txt.';
     const run = await CODEX.run({
       scratch,
-      homeFiles: { [`.codex/agents/research-validator.toml`]: role.file.content },
+      homeFiles: { [`.codex/agents/${role.asset.id}.toml`]: role.file.content },
       model: {
         roleOf: (t) => (taskText(t).startsWith('ISOLATION-PROBE') ? 'validator:probe' : 'main'),
         decide(t) {
@@ -99,7 +95,7 @@ describe(`Codex ${binary?.version ?? ''} follows Rimthan`, { skip }, () => {
                   args: {
                     task_name: 'isolation_probe',
                     message: PROBE,
-                    agent_type: 'research-validator',
+                    agent_type: role.asset.id,
                     fork_turns: 'none',
                   },
                 },
@@ -117,7 +113,7 @@ describe(`Codex ${binary?.version ?? ''} follows Rimthan`, { skip }, () => {
     assert.deepEqual(run.failures, [], run.stderr.slice(-2000));
     const sub = run.requests.filter((r) => r.role === 'validator:probe');
     assert.ok(sub.length > 0, 'the sub-agent ran');
-    // Applied: the role's developer instructions (the research-validator text) reach the sub-agent's model.
+    // Applied: the role's developer instructions (the validator subagent text) reach the sub-agent's model.
     assert.ok(sub[0]?.transcript.system.includes('You are a Rimthan validator.'), 'the role instructions were applied');
     // Not enforced: the role's read-only sandbox. The sub-agent wrote into the workspace (docs/harness/codex.md).
     assert.ok(existsSync(join(scratch.repo, 'written-by-validator.txt')), 'Codex enforced the read-only role');

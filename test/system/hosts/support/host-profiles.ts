@@ -12,17 +12,32 @@ import { runCodex } from './codex.js';
 import { claudeCodeBinary, codexBinary } from './host-bins.js';
 import type { HostBinary } from './host-bins.js';
 import { TOOL_SEARCH } from './openai-responses.js';
-import { CLAUDE_CODE_DECLARATION, CODEX_DECLARATION } from './person.js';
+import { hostDeclaration } from './person.js';
+import { pinnedAdapter, servedRelease } from './served-release.js';
 
 export interface HostProfile {
   readonly name: 'claude-code' | 'codex';
   binary(): HostBinary | undefined;
   run(options: HostRunOptions): Promise<HostRun>;
-  vocabulary(): HostVocabulary;
+  /**
+   * How this host's model does things, declaring `adapter` at start (default: the adapter this build's active release
+   * pins for research-decision on this host).
+   */
+  vocabulary(adapter?: AdapterRef): HostVocabulary;
   /** The prefix of the runs profile's tools on this host (the server is registered as `rimthan`). */
   readonly runsToolPrefix: string;
   /** How the model loads the runs profile's tools. */
   awaitRunsTools(t: Transcript): ModelCall;
+}
+
+export interface AdapterRef {
+  readonly id: string;
+  readonly version: string;
+}
+
+/** The adapter this build's active release pins for research-decision on `harness`. */
+function activeResearchAdapter(harness: 'claude-code' | 'codex'): AdapterRef {
+  return pinnedAdapter(servedRelease(), 'research-decision', harness);
 }
 
 const RUN_TOOLS = ['workflow_definition_list', 'workflow_run_start', 'workflow_run_get', 'workflow_run_resume'];
@@ -31,8 +46,11 @@ export const CLAUDE_CODE: HostProfile = {
   name: 'claude-code',
   binary: claudeCodeBinary,
   run: runClaudeCode,
-  vocabulary: () =>
-    claudeCodeVocabulary({ declaration: CLAUDE_CODE_DECLARATION, validatorAgentType: 'general-purpose' }),
+  vocabulary: (adapter) =>
+    claudeCodeVocabulary({
+      declaration: hostDeclaration('claude-code', adapter ?? activeResearchAdapter('claude-code')),
+      validatorAgentType: 'general-purpose',
+    }),
   runsToolPrefix: 'mcp__rimthan__',
   awaitRunsTools: (t) => ({
     name: 'ToolSearch',
@@ -46,7 +64,8 @@ export const CODEX: HostProfile = {
   name: 'codex',
   binary: codexBinary,
   run: runCodex,
-  vocabulary: () => codexVocabulary({ declaration: CODEX_DECLARATION }),
+  vocabulary: (adapter) =>
+    codexVocabulary({ declaration: hostDeclaration('codex', adapter ?? activeResearchAdapter('codex')) }),
   runsToolPrefix: 'mcp__rimthan.',
   awaitRunsTools: (t) =>
     /Deferred tool namespaces:[^<]*\bmcp__rimthan\b/.test(t.system)

@@ -10,6 +10,7 @@ import { spawnServe } from '../../../support/serve-process.js';
 import type { ServeProcess } from '../../../support/serve-process.js';
 import type { Scenario } from '../scenarios/billing-queue.js';
 import { guidedAgent } from './agent/guided-agent.js';
+import { researchScript } from './agent/research-script.js';
 import { runsAgent } from './agent/runs-agent.js';
 import type { HostRun, RimthanRegistration } from './host-session.js';
 import { assertGuidedRun } from './guided-host-run.js';
@@ -18,6 +19,7 @@ import { personPrompt } from './person.js';
 import { addReleaseHistory, RELEASE_NOTES_FILES } from './release-notes-repo.js';
 import type { RunFigures } from './run-figures.js';
 import { makeScratch } from './scratch.js';
+import { packageRootOf, pinnedAdapter, servedRelease } from './served-release.js';
 import type { Scratch } from './scratch.js';
 
 const TOKEN = 'host-test-bearer-token-0123456789abcdef';
@@ -61,9 +63,12 @@ export class HostWorld {
   ): Promise<{ run: HostRun; figures: RunFigures }> {
     const scratch = this.scratch(scenario.id, scenario.repository);
     const registration = await this.register(scratch, transport, []);
+    // The model declares the adapter the served release pins (another build serves its own active release).
+    const served = servedRelease(main === undefined ? undefined : packageRootOf(main));
+    const adapter = pinnedAdapter(served, 'research-decision', this.host.name);
     const run = await this.host.run({
       scratch,
-      model: guidedAgent({ scenario, host: this.host.vocabulary() }),
+      model: guidedAgent({ script: researchScript(scenario), host: this.host.vocabulary(adapter) }),
       server: registration.kind === 'stdio' && main !== undefined ? { ...registration, main } : registration,
       prompt: personPrompt(scenario),
       maxTurns: 90,

@@ -25,18 +25,26 @@ export function personPrompt(scenario: Scenario): string {
   ].join('\n');
 }
 
-/** Claude Code as it really is in `claude -p`: MCP tools and resources, the Agent tool, no project-local writes. */
-export const CLAUDE_CODE_DECLARATION: HostDeclaration = {
-  harness: 'claude-code',
-  adapter: { id: 'claude-code-host', version: '1.1.0' },
+/** What Claude Code really has in `claude -p`: MCP tools and resources, the Agent tool, no project-local writes. */
+const CLAUDE_CODE_CAPABILITIES = {
   host_capabilities: ['mcp.tools', 'mcp.resources', 'native-subagents', 'structured-reports'],
   validator_capabilities: ['workspace.read', 'web.read'],
 };
 
-/** Codex as it really is in `codex exec`: MCP tools and resources, spawn_agent subagents. */
-export const CODEX_DECLARATION: HostDeclaration = {
-  harness: 'codex',
-  adapter: { id: 'codex-host', version: '1.2.0' },
+/** What Codex really has in `codex exec`: MCP tools and resources, spawn_agent subagents. */
+const CODEX_CAPABILITIES = {
   host_capabilities: ['mcp.tools', 'mcp.resources', 'native-subagents', 'structured-reports'],
   validator_capabilities: ['workspace.read', 'web.read'],
 };
+
+/**
+ * The declaration a host's model makes at start: its harness, the adapter the served workflow pins for it (read, as
+ * the adapter's own text tells a model, from the release it talks to), and only the capabilities it really has.
+ */
+export function hostDeclaration(
+  harness: 'claude-code' | 'codex',
+  adapter: { readonly id: string; readonly version: string },
+): HostDeclaration {
+  const capabilities = harness === 'claude-code' ? CLAUDE_CODE_CAPABILITIES : CODEX_CAPABILITIES;
+  return { harness, adapter: { id: adapter.id, version: adapter.version }, ...capabilities };
+}

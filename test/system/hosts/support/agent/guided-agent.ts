@@ -4,19 +4,22 @@
  * latest Rimthan answer and does the next thing the protocol and the step's instruction ask: start, deliver the host
  * assets and attest them, confirm what the person said, write the step's outputs, digest them, prepare, run each
  * validator as a subagent, submit, repair after a failed report, answer the route question, and keep
- * `.rimthan/workflow-session.json` after every checkpoint. The artifacts it writes come from the scenario (what the
- * model would author); every protocol decision comes from what the host showed it.
+ * `.rimthan/workflow-session.json` after every checkpoint. What the person confirms and answers, the artifacts it
+ * writes (what the model would author) and what its validator subagents judge by come from its script (a research
+ * scenario or a library route); every protocol decision comes from what the host showed it.
  */
 import type { JsonObject, JsonValue } from '../../../../../src/core/index.js';
 import { confirmedStateDigest } from '../../../../../src/participant/index.js';
-import type { Scenario } from '../../scenarios/billing-queue.js';
 import type { ScriptedModel } from '../model-endpoint.js';
 import type { ModelCall, ModelTurn, Transcript } from '../transcript.js';
 import { callsWithResults, toolPayload } from '../transcript.js';
 import type { GuidedTool, HostVocabulary, ValidatorJob } from './host-vocabulary.js';
+import type { GuidedScript } from './guided-script.js';
 import { validatorOf, validatorPromptLines, validatorTurn } from './validator-agent.js';
 
 export const SESSION_PATH = '.rimthan/workflow-session.json';
+/** The artifact the first step of every packaged workflow writes: the host assets' delivery, attested. */
+const WORKSPACE_MANIFEST = 'workspace-manifest';
 
 interface Exchange {
   readonly index: number;
@@ -85,13 +88,13 @@ function stepPayloads(exchanges: readonly Exchange[]): Step[] {
 }
 
 export interface GuidedAgentOptions {
-  readonly scenario: Scenario;
+  readonly script: GuidedScript;
   readonly host: HostVocabulary;
   readonly now?: () => Date;
 }
 
 export function guidedAgent(options: GuidedAgentOptions): ScriptedModel {
-  const { scenario, host } = options;
+  const { script, host } = options;
   const now = (): string => (options.now?.() ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const confirmation = (): Obj => ({ confirmed_by: 'participant', confirmed_at: now() });
 
@@ -118,8 +121,8 @@ export function guidedAgent(options: GuidedAgentOptions): ScriptedModel {
           {
             name: toolName('start_workflow'),
             args: {
-              workflow: 'research',
-              confirmed_state: withFields({ state: {}, confirmations: {} }, { objective: scenario.objective }),
+              workflow: script.workflow,
+              confirmed_state: withFields({ state: {}, confirmations: {} }, script.startState),
               host: { ...host.declaration, repository_policy: { conflict: false } },
             },
           },
@@ -147,7 +150,7 @@ export function guidedAgent(options: GuidedAgentOptions): ScriptedModel {
     }
 
     if (status === 'completed')
-      return keepSession.length > 0 ? calls([]) : stop('The Rimthan workflow is complete; the decision is recorded.');
+      return keepSession.length > 0 ? calls([]) : stop('The Rimthan workflow is complete; its records are written.');
     if (status === 'blocked') return stop(`Rimthan blocked the workflow: ${JSON.stringify(r['blockers'])}`);
     if (status === 'deterministic_validation_failed')
       return stop(`Rimthan's deterministic checks failed: ${JSON.stringify(r['failures'])}`);
@@ -156,6 +159,15 @@ export function guidedAgent(options: GuidedAgentOptions): ScriptedModel {
     const payloads = stepPayloads(exchanges);
     const stepId = String(checkpoint['current_step']);
     const step = [...payloads].reverse().find((p) => p.step.id === stepId);
+    // Failed validations of this step so far: the model is repairing after each.
+    const failures = exchanges.filter(
+      (e) => e.result?.['status'] === 'validation_failed' && obj(e.result['checkpoint'])['current_step'] === stepId,
+    ).length;
+    // What the person confirms at this step and has not confirmed yet.
+    const given = obj(confirmed['state']);
+    const pending = Object.fromEntries(
+      Object.entries(script.fieldsAt(stepId)).filter(([k, v]) => JSON.stringify(given[k]) !== JSON.stringify(v)),
+    );
 
     const cont = (fields: Readonly<Record<string, JsonValue>> | undefined): ModelTurn =>
       calls([
@@ -171,7 +183,7 @@ export function guidedAgent(options: GuidedAgentOptions): ScriptedModel {
 
     if (status === 'input_required') {
       const field = String(obj(r['question'])['field']);
-      const value = field === 'research_route' ? scenario.route : scenario.interview[field];
+      const value = script.answer(stepId, field);
       if (value === undefined) return stop(`The workflow asks for ${field}, which the person has not given.`);
       return cont({ [field]: value });
     }
@@ -189,7 +201,7 @@ export function guidedAgent(options: GuidedAgentOptions): ScriptedModel {
       if (step === undefined) throw new Error(`no step payload for ${stepId}`);
       const jobs = validators.map((v) => ({
         validatorId: String(v['validator_id']),
-        prompt: validatorPrompt(v, step, payloads),
+        prompt: validatorPrompt(v, step, payloads, failures + 1),
       }));
       const progress = host.validatorProgress(t, last.index + 1, jobs);
       if (progress.kind === 'next') return calls(progress.calls, progress.text);
@@ -200,33 +212,25 @@ export function guidedAgent(options: GuidedAgentOptions): ScriptedModel {
       return stop(`Unexpected Rimthan status ${status}.`);
     if (step === undefined) throw new Error(`no step payload for ${stepId}`);
     const gated = step.outputs.length > 0 || step.validators.length > 0;
-    if (!gated) {
-      const given = obj(confirmed['state']);
-      const fields: Record<string, JsonValue> =
-        stepId === 'interview'
-          ? Object.fromEntries(Object.entries(scenario.interview).filter(([k]) => !(k in given)))
-          : {};
-      return cont(Object.keys(fields).length > 0 ? fields : undefined);
-    }
+    const pendingFields = Object.keys(pending).length > 0 ? pending : undefined;
+    if (!gated) return cont(pendingFields);
+    // A gated step: first what the person confirms here, then its work.
+    if (pendingFields !== undefined) return cont(pendingFields);
 
-    // A gated step: write the outputs (the next draft after each failed validation), digest them, prepare.
-    const failures = exchanges.filter(
-      (e) => e.result?.['status'] === 'validation_failed' && obj(e.result['checkpoint'])['current_step'] === stepId,
-    ).length;
-    const drafted = Math.max(...step.outputs.map((o) => scenario.drafts[String(o['artifact_id'])]?.length ?? 1));
-    if (status === 'validation_failed' && failures >= drafted)
+    // Write the outputs (the next draft after each failed validation), digest them, prepare.
+    const artifactIds = step.outputs.map((o) => String(o['artifact_id']));
+    if (status === 'validation_failed' && failures > script.repairs(stepId, artifactIds))
       return stop(
         `The validators still report findings after ${String(failures)} repairs: ${JSON.stringify(r['findings'])}`,
       );
-    const files =
-      stepId === 'setup-workspace'
-        ? [{ output: step.outputs[0]!, content: manifestText(step) }]
-        : step.outputs.map((output) => {
-            const drafts = scenario.drafts[String(output['artifact_id'])];
-            if (drafts === undefined || drafts.length === 0)
-              throw new Error(`the scenario has no draft of ${String(output['artifact_id'])}`);
-            return { output, content: drafts[Math.min(failures, drafts.length - 1)]! };
-          });
+    const setup = artifactIds.includes(WORKSPACE_MANIFEST);
+    const files = setup
+      ? [{ output: step.outputs[0]!, content: manifestText(step) }]
+      : step.outputs.map((output) => {
+          const content = script.draft(stepId, String(output['artifact_id']), failures);
+          if (content === undefined) throw new Error(`the script has no draft of ${String(output['artifact_id'])}`);
+          return { output, content };
+        });
     const unwritten = files.filter((f) => writes.get(String(f.output['path'])) !== f.content);
     if (unwritten.length > 0)
       return calls(unwritten.map((f) => host.writeFile(root, String(f.output['path']), f.content)));
@@ -251,7 +255,7 @@ export function guidedAgent(options: GuidedAgentOptions): ScriptedModel {
           },
         },
       ]);
-    if (stepId === 'setup-workspace') return prepare({ host_attestation: hostAttestation(step, checkpoint) });
+    if (setup) return prepare({ host_attestation: hostAttestation(step, checkpoint) });
 
     const paths = files.map((f) => String(f.output['path']));
     const digests = digestsAfterWrites(t, root, paths);
@@ -350,12 +354,12 @@ export function guidedAgent(options: GuidedAgentOptions): ScriptedModel {
     };
   }
 
-  /** The subagent's prompt: the research-validator text, then the validator, its inputs and its brief. */
-  function validatorPrompt(v: Obj, step: Step, payloads: readonly Step[]): string {
+  /** The subagent's prompt: the validator subagent text, then the validator, its step and round, inputs and brief. */
+  function validatorPrompt(v: Obj, step: Step, payloads: readonly Step[], round: number): string {
     const subagent = payloads
       .flatMap((p) => p.host_assets)
       .find((a) => a['kind'] === 'subagent' && typeof a['content'] === 'string');
-    if (subagent === undefined) throw new Error('the research-validator text was never shown');
+    if (subagent === undefined) throw new Error('the validator subagent text was never shown');
     const id = String(v['validator_id']);
     const payload = step.validators.find((x) => x['validator_id'] === id);
     const brief = payload === undefined ? undefined : obj(payload['brief']);
@@ -374,7 +378,7 @@ export function guidedAgent(options: GuidedAgentOptions): ScriptedModel {
       '',
       '---',
       '',
-      ...validatorPromptLines(id, String(v['validator_version']), inputs),
+      ...validatorPromptLines(id, String(v['validator_version']), step.step.id, round, inputs),
       '',
       'Use only the Read, Grep and Glob tools. Never create, edit or delete a file, and never run a command.',
       '',
@@ -406,7 +410,7 @@ export function guidedAgent(options: GuidedAgentOptions): ScriptedModel {
       const v = validatorOf(t);
       return v === undefined ? 'main' : `validator:${v.id}`;
     },
-    decide: (t) => (validatorOf(t) === undefined ? main(t) : validatorTurn(t, host)),
+    decide: (t) => (validatorOf(t) === undefined ? main(t) : validatorTurn(t, host, script.criteria)),
   };
 }
 

@@ -3,15 +3,9 @@
  * brief's checks, applied to the files the subagent read through its host's tools. Each check is the brief's own rule
  * with the severity the brief gives it, so a report fails exactly when an `error` rule is broken in what was read.
  */
+import type { Finding, ReadFiles, ValidatorCriteria } from './validator-agent.js';
 
-export interface Finding {
-  readonly severity: 'error' | 'warning' | 'info';
-  readonly message: string;
-  readonly artifact_id?: string;
-}
-
-/** The files a validator read: project-relative path → text. */
-export type ReadFiles = ReadonlyMap<string, string>;
+export type { Finding, ReadFiles };
 
 /** A validator's inputs: artifact id → project-relative path. */
 export type Inputs = ReadonlyMap<string, string>;
@@ -256,4 +250,19 @@ export const RESEARCH_CHECKS: Readonly<Record<string, Check>> = {
   'citation-check': citationCheck,
   'spike-reproducibility': spikeReproducibility,
   'decision-coherence': decisionCoherence,
+};
+
+/** The research checks as a validator subagent's criteria (a validator it has no checks for fails). */
+export const RESEARCH_CRITERIA: ValidatorCriteria = {
+  sources: (task, files) => RESEARCH_CHECKS[task.id]?.sources(task.inputs, files) ?? [],
+  report(task, files) {
+    const check = RESEARCH_CHECKS[task.id];
+    if (check === undefined)
+      return {
+        outcome: 'failed',
+        findings: [{ severity: 'error', message: `no criteria known for validator ${task.id}` }],
+      };
+    const findings = check.findings(task.inputs, files);
+    return { outcome: findings.some((f) => f.severity === 'error') ? 'failed' : 'passed', findings };
+  },
 };
