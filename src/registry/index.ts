@@ -18,6 +18,17 @@ export type { VerifyResult } from './verify.js';
 export { assembleReleaseFile, serializeReleaseFile, releaseOf, releaseFileOf } from './manifest.js';
 export { RELEASE_FORMAT } from './shape/release-shape.js';
 export {
+  ASSET_SCHEMA,
+  HOST_ADAPTER_SCHEMA,
+  ID_SCHEMA,
+  REGISTRY_SCHEMA,
+  SOURCE_SCHEMA_FILES,
+  SUBAGENT_SCHEMA,
+  VALIDATOR_SCHEMA,
+  VERSION_SCHEMA,
+  WORKFLOW_SCHEMA,
+} from './shape/authoring-schemas.js';
+export {
   validateContent,
   MAX_ARTIFACT_BYTES,
   SETUP_STEP,

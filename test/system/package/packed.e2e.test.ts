@@ -149,7 +149,7 @@ describe('the packed npm package', { skip: NOT_A_CHECKOUT }, () => {
     assert.equal(version.stdout.trim(), manifest.version);
   });
 
-  test('ships the compiled server, the releases and the docs it reads, and no tests or sources', () => {
+  test('ships the compiled server, the releases, the docs it reads and the authoring kit, and no tests or sources', () => {
     for (const needed of [
       'dist/src/cli/main.js',
       'releases/ACTIVE',
@@ -158,6 +158,9 @@ describe('the packed npm package', { skip: NOT_A_CHECKOUT }, () => {
       'releases/dist/research-2026.11.1.json',
       'releases/dist/research-2026.10.1.json',
       'docs/operations/workflow-engine-bootstrap.md',
+      'schemas/authoring/workflow.schema.json',
+      'schemas/authoring/scenario.schema.json',
+      'templates/registry-init/registry.yaml',
       'dist/src/console/assets/index.html',
       'dist/src/console/assets/app.js',
       'dist/src/console/assets/app.css',
