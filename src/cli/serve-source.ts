@@ -2,7 +2,8 @@
  * `rimthan serve --source DIR`: the authoring inner loop. The source folder is built into a development release
  * (`<release>-dev.<digest8>`, registry/build.ts) published to a folder store of its own under the state directory, and
  * made active; a watcher rebuilds it on every change (debounced). A build that does not check keeps the last good one
- * serving and prints its problems as file:line on stderr. Every build stays in the store under its own name, so a
+ * serving (none at first: the service is not ready until the source checks) and prints its problems as file:line on
+ * stderr. Every build stays in the store under its own name, so a
  * session started on one build keeps resuming on it after later rebuilds.
  */
 import { mkdirSync, watch } from 'node:fs';
@@ -15,7 +16,7 @@ import { formatProblem } from '../registry/problems.js';
 import type { Problem } from '../registry/problems.js';
 import { FolderReleaseStore } from '../registry/store/index.js';
 import type { ReleaseFollower } from '../registry/store/index.js';
-import { CommandFailed, reasonOf } from './errors.js';
+import { reasonOf } from './errors.js';
 import { existingFolder } from './files.js';
 import type { CliIo } from './io.js';
 
@@ -35,61 +36,58 @@ function printProblems(io: CliIo, problems: readonly Problem[]): void {
 }
 
 /**
- * Builds `source` (a folder, relative to the working directory), publishes the build to the development store of that
- * folder and activates it; a source that does not check is a failure with its problems printed.
+ * Builds `source` (a folder, relative to the working directory) into the development store of that folder and
+ * activates the build. A source that does not check prints its problems and serves nothing until an edit fixes it.
  */
 export function openSourceStore(source: string, io: CliIo): SourceServing {
   const dir = existingFolder(source, io.cwd, 'a release source', `--source ${source}`);
   const storeDir = join(rimthanStateDirectory(io.env), 'dev-releases', sha256Hex(dir).slice(0, 16));
   mkdirSync(storeDir, { recursive: true, mode: 0o700 });
   const store = new FolderReleaseStore(storeDir);
-  const first = buildDevRelease(dir);
-  if (!first.ok) {
-    printProblems(io, first.problems);
-    const n = first.problems.length;
-    throw new CommandFailed(
-      'source_invalid',
-      `--source ${source}: ${n} problem${n === 1 ? '' : 's'} (fix them, then start again; rimthan registry check ${source})`,
-    );
-  }
-  let current = first.file.manifest.release;
-  store.publish(first.file);
-  store.activate(current);
-  io.err(`rimthan: serving ${source} as release ${current} (rebuilt on every change; development store ${storeDir})`);
-
+  let current: string | undefined;
   let watcher: FSWatcher | undefined;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
-  const rebuild = (follower: ReleaseFollower): void => {
-    timer = undefined;
-    if (closed) return;
+
+  /** Builds and activates; true when a new build is now served. */
+  const build = (): boolean => {
     const built = buildDevRelease(dir);
     if (!built.ok) {
       printProblems(io, built.problems);
       const n = built.problems.length;
-      io.err(`rimthan: ${n} problem${n === 1 ? '' : 's'} in ${source}: still serving ${current}`);
-      return;
+      const serving = current === undefined ? 'nothing served until it checks' : `still serving ${current}`;
+      io.err(`rimthan: ${n} problem${n === 1 ? '' : 's'} in ${source}: ${serving}`);
+      return false;
     }
     const release = built.file.manifest.release;
-    if (release === current) return;
-    const previous = current;
+    if (release === current) return false;
     try {
       store.publish(built.file);
       store.activate(release);
     } catch (error) {
-      io.err(`rimthan: cannot store the build of ${source}: ${reasonOf(error)}; still serving ${current}`);
-      return;
+      const serving = current === undefined ? 'nothing served yet' : `still serving ${current}`;
+      io.err(`rimthan: cannot store the build of ${source}: ${reasonOf(error)}; ${serving}`);
+      return false;
     }
+    const previous = current;
     current = release;
-    io.err(`rimthan: rebuilt ${source}: serving ${release} (sessions on ${previous} keep resuming on it)`);
-    void follower.refresh();
+    io.err(
+      previous === undefined
+        ? `rimthan: serving ${source} as release ${release} (rebuilt on every change; development store ${storeDir})`
+        : `rimthan: rebuilt ${source}: serving ${release} (sessions on ${previous} keep resuming on it)`,
+    );
+    return true;
   };
+  build();
   return {
     store,
     watch(follower) {
       watcher = watch(dir, { recursive: true, persistent: false }, () => {
         if (timer !== undefined) clearTimeout(timer);
-        timer = setTimeout(() => rebuild(follower), SOURCE_REBUILD_DEBOUNCE_MS);
+        timer = setTimeout(() => {
+          timer = undefined;
+          if (!closed && build()) void follower.refresh();
+        }, SOURCE_REBUILD_DEBOUNCE_MS);
       });
       watcher.on('error', () => undefined);
     },

@@ -41,7 +41,10 @@ export async function serveWorkflowEngine(
     sourceDir === undefined ? undefined : (await import('./serve-source.js')).openSourceStore(sourceDir, io);
   const store = source?.store ?? (await openReleaseStore(stringOption(parsed, 'releases'), io));
   // With an Admin API the service may start empty: it becomes ready when a release is published and activated.
-  const follower = await followReleases(store, obs.followerEvents(), { allowEmpty: admin !== undefined });
+  // So may a source that does not check yet: it is served from its first good build.
+  const follower = await followReleases(store, obs.followerEvents(), {
+    allowEmpty: admin !== undefined || source !== undefined,
+  });
   obs.followReleases(follower);
   source?.watch(follower);
   const profile = obs.observed(
