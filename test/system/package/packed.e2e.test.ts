@@ -171,6 +171,29 @@ describe('the packed npm package', { skip: NOT_A_CHECKOUT }, () => {
     assert.deepEqual(leaked, []);
   });
 
+  test('the authoring kit works from the installed package: init, then check and route tests at 100%', () => {
+    const run = (...args: string[]) =>
+      spawnSync(packed.bin, args, {
+        cwd: packed.project,
+        encoding: 'utf8',
+        env: { PATH: process.env['PATH'] ?? '', HOME: stateHome, XDG_STATE_HOME: stateHome },
+      });
+    const init = run('registry', 'init', 'kit-source', '--workflow', 'plan-work');
+    assert.equal(init.status, 0, init.stderr);
+    const check = run('registry', 'check', 'kit-source');
+    assert.equal(check.status, 0, check.stdout);
+    const routes = run('registry', 'test', 'kit-source', '--min-coverage', '100');
+    assert.equal(routes.status, 0, routes.stdout);
+    const workflow = readFileSync(join(packed.project, 'kit-source', 'workflows', 'plan-work@0.1.0.yaml'), 'utf8');
+    const schema = /^# yaml-language-server: \$schema=(.+)$/m.exec(workflow)?.[1] ?? '';
+    const resolved = join(packed.project, 'kit-source', 'workflows', schema);
+    assert.equal(
+      resolved,
+      join(packed.project, 'node_modules', 'rimthan', 'schemas', 'authoring', 'workflow.schema.json'),
+    );
+    assert.ok(existsSync(resolved), 'the modeline names the installed schema');
+  });
+
   test('serves the workflow-engine profile from another project with no configuration', async () => {
     const client = await serve(packed, stateHome, []);
     try {
