@@ -112,6 +112,39 @@ describe('rimthan serve --source', () => {
     assert.equal(releaseOf(await fresh.start(WORKFLOW)), still);
   });
 
+  test('a source that does not check at start serves nothing until an edit fixes it', async () => {
+    const broken = join(work, 'broken');
+    for (const file of scaffoldSource(WORKFLOW, broken).files) {
+      const path = join(broken, file.rel);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.text);
+    }
+    const path = join(broken, WORKFLOW_FILE);
+    const good = readFileSync(path, 'utf8');
+    writeFileSync(path, good.replace('title: Plan a piece of work', 'title: [Plan, a, piece, of, work]'));
+    const second = await spawnServe(['--source', broken, '--transport', 'http', '--port', '0'], env);
+    try {
+      assert.match(
+        second.stderr(),
+        /rimthan: workflows\/plan-work@0\.1\.0\.yaml:\d+: invalid_type: title must be a string\n/,
+      );
+      assert.match(second.stderr(), /1 problem in \S+: nothing served until it checks/);
+      writeFileSync(path, good);
+      await stderrShows(second, /serving \S+ as release plan-work-0\.1\.0-dev\.[0-9a-f]{8} /);
+      const other = new Client({ name: 'serve-source-test', version: '1.0.0' });
+      await other.connect(new StreamableHTTPClientTransport(new URL(second.url)));
+      try {
+        const p = new Participant((name, args) => callTool(other, name, args), participant.hostOverrides);
+        p.state = confirmed({ goal: GOAL });
+        assert.match(releaseOf(await p.start(WORKFLOW)), /^plan-work-0\.1\.0-dev\.[0-9a-f]{8}$/);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await second.stop();
+    }
+  });
+
   test('refuses to listen beyond loopback, and a release store or Admin API beside it', () => {
     const run = (...args: string[]): { status: number | null; stderr: string } =>
       spawnSync(process.execPath, [MAIN, 'serve', '--source', source, ...args], {
