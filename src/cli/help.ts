@@ -34,6 +34,7 @@ const MAIN = `Usage: rimthan <command> [options]
 Commands:
   serve                     run the MCP server (stdio or Streamable HTTP)
   console                   serve the web console: releases as graphs, runs live, guided sessions
+  registry init DIR         scaffold a release source folder for one workflow (--workflow ID)
   registry check DIR        validate a release source folder (problems as file:line)
   registry build DIR        compile a release source into an immutable release file
   registry graph DIR|FILE   print a workflow as a Mermaid flowchart
@@ -116,6 +117,11 @@ Environment:
   RIMTHAN_MCP_MAX_REQUEST_BYTES       request body cap (default 1048576)`;
 
 const REGISTRY = `Usage:
+  rimthan registry init DIR --workflow ID     write a new source folder for one workflow that passes check, build
+                                              and test as written: one gated step, one validator and its brief,
+                                              schemas, a route scenario with fixtures, and the shared host adapters
+                                              and validator subagent of the packaged library; comments say what to
+                                              edit. DIR must be missing or empty (docs/authoring/first-workflow.md)
   rimthan registry check DIR                  validate a release source; prints file:line: code: message per problem
   rimthan registry build DIR --out FILE       compile DIR into a release file (refuses to change an existing file)
   rimthan registry graph DIR|FILE [--workflow ID[@VERSION]]
@@ -206,6 +212,7 @@ const TOPICS: Readonly<Record<string, string>> = {
   serve: SERVE,
   console: CONSOLE,
   registry: REGISTRY,
+  'registry init': REGISTRY,
   'registry check': REGISTRY,
   'registry build': REGISTRY,
   'registry graph': REGISTRY,

@@ -18,6 +18,7 @@ import type { Parsed } from './args.js';
 import { stringOption } from './args.js';
 import { CommandFailed, UsageError } from './errors.js';
 import type { CliIo } from './io.js';
+import { isLoopback } from './loopback.js';
 import { bearerTokens } from './serve-config.js';
 
 /** Each OAuth setting: its option and its environment variable. */
@@ -145,11 +146,7 @@ export async function participantIdentity(parsed: Parsed, io: CliIo): Promise<Pa
   };
 }
 
-/** True for an address only this machine can reach. */
-export function isLoopback(host: string): boolean {
-  const h = host.toLowerCase();
-  return h === 'localhost' || h === '::1' || h === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(h);
-}
+export { isLoopback };
 
 /** What a listener beyond loopback must have. */
 export interface Exposure {

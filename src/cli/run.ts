@@ -19,6 +19,7 @@ type Loader = () => Promise<Command>;
 const COMMANDS: Readonly<Record<string, Loader>> = {
   serve: async () => (await import('./commands/serve.js')).serveCommand,
   console: async () => (await import('./commands/console.js')).consoleCommand,
+  'registry init': async () => (await import('./commands/registry-init.js')).registryInit,
   'registry check': async () => (await import('./commands/registry.js')).registryCheck,
   'registry build': async () => (await import('./commands/registry.js')).registryBuild,
   'registry graph': async () => (await import('./commands/registry.js')).registryGraph,

@@ -1,7 +1,8 @@
 /**
  * The workflow-engine profile of `rimthan serve`, built once before serving: the signing key (its source said on
  * stderr), the release store and its follower (the active release verified, or the start refused), and the profile
- * itself. Loaded by serve.ts only for this profile, so a runs start never loads the guided engine.
+ * itself. Loaded by serve.ts only for this profile, so a runs start never loads the guided engine. With `--source` the
+ * store is the source folder's development store, rebuilt on change (serve-source.ts).
  */
 import { TokenSigner } from '../core/index.js';
 import { ANONYMOUS } from '../identity/principal.js';
@@ -35,10 +36,17 @@ export async function serveWorkflowEngine(
     const verb = signing.created ? 'generated a new signing key in' : 'signing checkpoints with the key in';
     io.err(`rimthan: ${verb} ${signing.path ?? ''} (set RIMTHAN_WORKFLOW_SIGNING_SECRET to manage keys yourself)`);
   }
-  const store = await openReleaseStore(stringOption(parsed, 'releases'), io);
+  const sourceDir = stringOption(parsed, 'source');
+  const source =
+    sourceDir === undefined ? undefined : (await import('./serve-source.js')).openSourceStore(sourceDir, io);
+  const store = source?.store ?? (await openReleaseStore(stringOption(parsed, 'releases'), io));
   // With an Admin API the service may start empty: it becomes ready when a release is published and activated.
-  const follower = await followReleases(store, obs.followerEvents(), { allowEmpty: admin !== undefined });
+  // So may a source that does not check yet: it is served from its first good build.
+  const follower = await followReleases(store, obs.followerEvents(), {
+    allowEmpty: admin !== undefined || source !== undefined,
+  });
   obs.followReleases(follower);
+  source?.watch(follower);
   const profile = obs.observed(
     createWorkflowEngineProfile({
       releases: followerReleaseProvider(follower),
@@ -55,6 +63,7 @@ export async function serveWorkflowEngine(
     releases: { store, follower },
     readiness: releaseReadiness(follower),
     close: async () => {
+      source?.close();
       await follower.stop();
       await store.close();
     },

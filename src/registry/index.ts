@@ -8,15 +8,26 @@ export { ProblemCode, formatProblem, sortProblems } from './problems.js';
 export type { Problem } from './problems.js';
 export { isKebabId, isVersion, isReleaseName, compareVersions, MAX_ID_LENGTH } from './model/naming.js';
 export { projectPathProblem, pathTemplateProblem, RESERVED_ROOTS } from './paths.js';
-export { checkSource, buildRelease } from './build.js';
+export { checkSource, buildRelease, buildDevRelease } from './build.js';
 export { parseYaml } from './source/yaml-doc.js';
 export type { ParsedYaml, LineError } from './source/yaml-doc.js';
 export type { Path as SourcePath } from './problems.js';
-export type { CheckSourceResult, BuildResult } from './build.js';
+export type { CheckSourceResult, BuildResult, DevBuildResult } from './build.js';
 export { verifyReleaseFile, ReleaseRejection, MAX_RELEASE_BYTES } from './verify.js';
 export type { VerifyResult } from './verify.js';
 export { assembleReleaseFile, serializeReleaseFile, releaseOf, releaseFileOf } from './manifest.js';
 export { RELEASE_FORMAT } from './shape/release-shape.js';
+export {
+  ASSET_SCHEMA,
+  HOST_ADAPTER_SCHEMA,
+  ID_SCHEMA,
+  REGISTRY_SCHEMA,
+  SOURCE_SCHEMA_FILES,
+  SUBAGENT_SCHEMA,
+  VALIDATOR_SCHEMA,
+  VERSION_SCHEMA,
+  WORKFLOW_SCHEMA,
+} from './shape/authoring-schemas.js';
 export {
   validateContent,
   MAX_ARTIFACT_BYTES,

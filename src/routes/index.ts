@@ -12,3 +12,5 @@ export { loadScenarios, SCENARIOS_FOLDER } from './load-scenarios.js';
 export { SCENARIO_SCHEMA_PATH } from './scenario-schema.js';
 export { inProcessServer } from './in-process-server.js';
 export { formatRouteReport } from './format.js';
+export { AUTHORING_SCHEMA_DIR, AUTHORING_SCHEMAS, authoringSchemaTexts } from './authoring-schemas.js';
+export { SCENARIO_SCHEMA } from './scenario-json-schema.js';

@@ -1,13 +1,11 @@
 /**
- * The shipped scenario schema (schemas/authoring/scenario.schema.json, the one editors use) compiled once, and its
- * verdict on a parsed scenario file as one problem at the path that broke it.
+ * The scenario schema (scenario-json-schema.ts; shipped as schemas/authoring/scenario.schema.json, the one editors use)
+ * compiled once, and its verdict on a parsed scenario file as one problem at the path that broke it.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { ajv2020 } from '../core/schema.js';
-import { packageRoot } from '../package/index.js';
 import type { ScenarioPath } from './scenario.js';
+import { SCENARIO_SCHEMA } from './scenario-json-schema.js';
 
 /** Where the scenario schema ships, relative to the package root. */
 export const SCENARIO_SCHEMA_PATH = 'schemas/authoring/scenario.schema.json';
@@ -16,9 +14,8 @@ let compiled: ValidateFunction | undefined;
 
 function validator(): ValidateFunction {
   if (compiled === undefined) {
-    const schema = JSON.parse(readFileSync(join(packageRoot(), SCENARIO_SCHEMA_PATH), 'utf8')) as object;
     const Ajv = ajv2020();
-    compiled = new Ajv({ strict: true, ownProperties: true, allErrors: false, $data: false }).compile(schema);
+    compiled = new Ajv({ strict: true, ownProperties: true, allErrors: false, $data: false }).compile(SCENARIO_SCHEMA);
   }
   return compiled;
 }

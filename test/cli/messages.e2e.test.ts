@@ -119,6 +119,28 @@ describe('docs/cli.md: every message, with its exit code, from the real executab
     },
     { row: 'unexpected argument: <argument>', args: ['serve', 'extra'] },
     { row: '--out FILE is required', args: ['registry', 'build', SOURCE] },
+    { row: '--workflow ID is required', args: ['registry', 'init', at('init-none')] },
+    {
+      row: '--workflow <id> is not a kebab-case id of at most <n> characters (lowercase letters and digits in words joined by single hyphens, starting with a letter)',
+      args: ['registry', 'init', at('init-bad'), '--workflow', 'Plan_Work'],
+    },
+    {
+      row: '<folder> is not empty: registry init writes a new source folder',
+      args: ['registry', 'init', at('existing'), '--workflow', 'plan-work'],
+    },
+    {
+      row: '<path> is not a folder (<what> is a folder)',
+      args: ['registry', 'init', at('a-file'), '--workflow', 'plan-work'],
+    },
+    {
+      row: '--<option> cannot be used with --source',
+      args: ['serve', '--source', SOURCE, '--releases', at('existing')],
+    },
+    {
+      row: '--source serves on loopback only (127.0.0.1, localhost or ::1), not <host>',
+      args: ['serve', '--source', SOURCE, '--transport', 'http', '--host', '0.0.0.0'],
+    },
+    { row: '<path> is not a folder (<what> is a folder)', args: ['serve', '--source', at('a-file')] },
     {
       row: '--session ID is required: runs are session-scoped, and no stdio session is kept for <store>',
       args: ['runs', 'list', '--store', store],

@@ -203,6 +203,17 @@ export const SERVE_OPTIONS: OptionTable = [
       'replicas share; schema default rimthan_releases) (default: the packaged releases)',
     ],
   },
+  {
+    name: 'source',
+    type: 'string',
+    value: 'DIR',
+    help: [
+      'workflow-engine, loopback only: serve a release source folder directly (authoring): each',
+      'build is its own release <release>-dev.<digest8>, rebuilt on every change; a broken edit',
+      'keeps the last good build serving and prints its problems as file:line on stderr; sessions',
+      'keep resuming on the build they started on (builds kept in $XDG_STATE_HOME/rimthan/dev-releases/)',
+    ],
+  },
   ...ADMIN,
   ...RUNS,
   {

@@ -19,6 +19,7 @@ import { choiceOption, intOption, optionDefault, parseCommand, stringOption } fr
 import type { Parsed } from '../args.js';
 import { UsageError } from '../errors.js';
 import { IDENTITY_OPTION_NAMES } from '../identity-options.js';
+import { isLoopback } from '../loopback.js';
 import type { CliIo } from '../io.js';
 import { requestCap } from '../serve-config.js';
 import { logFormat, serveLog } from '../serve-log.js';
@@ -33,6 +34,18 @@ export const DEFAULT_HTTP_PORT = Number(optionDefault(SERVE_OPTIONS, 'port'));
 function refuseOptions(parsed: Parsed, names: readonly string[], why: string): void {
   for (const name of names) {
     if (parsed.values[name] !== undefined) throw new UsageError(`--${name} ${why}`, TOPIC);
+  }
+}
+
+/**
+ * `--source` is an author's inner loop: it serves unpublished, unreviewed content from a working folder, so it never
+ * listens beyond loopback and never takes a release store or an Admin API (publish a built release instead).
+ */
+function refuseSourceBeyondLoopback(parsed: Parsed): void {
+  refuseOptions(parsed, ['releases', 'admin-port', 'admin-host', 'admin-token-file'], 'cannot be used with --source');
+  const host = stringOption(parsed, 'host');
+  if (host !== undefined && !isLoopback(host)) {
+    throw new UsageError(`--source serves on loopback only (127.0.0.1, localhost or ::1), not ${host}`, TOPIC);
   }
 }
 
@@ -167,7 +180,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
       ['store', 'flows', 'session', 'concurrency', 'lease-ms', 'fail-removed-versions'],
       'applies only to --profile runs',
     );
-  else refuseOptions(parsed, ['releases'], 'applies only to --profile workflow-engine');
+  else refuseOptions(parsed, ['releases', 'source'], 'applies only to --profile workflow-engine');
+  if (parsed.values['source'] !== undefined) refuseSourceBeyondLoopback(parsed);
   if (transport === 'stdio') {
     refuseOptions(
       parsed,

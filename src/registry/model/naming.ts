@@ -4,13 +4,19 @@
 
 /** Kebab-case identifier: lowercase letters/digits in hyphen-separated words, starting with a letter, ≤ 64 chars. */
 const KEBAB_ID = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+/** The kebab-case rule as a JSON Schema pattern (the authoring schemas use the same text). */
+export const KEBAB_ID_PATTERN = KEBAB_ID.source;
 export const MAX_ID_LENGTH = 64;
 
 /** Semantic version `MAJOR.MINOR.PATCH` (no pre-release or build suffix, so "newest" is never ambiguous). */
 const VERSION = /^(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})$/;
+/** The version rule as a JSON Schema pattern. */
+export const VERSION_PATTERN = VERSION.source;
 
 /** Release names as used in URIs and store file names. */
 export const RELEASE_NAME = /^[a-z0-9][a-z0-9.-]{0,127}$/;
+/** Release names as a JSON Schema pattern (no `..` either). */
+export const RELEASE_NAME_PATTERN = `^(?!.*\\.\\.)${RELEASE_NAME.source.slice(1)}`;
 
 /** True for a kebab-case identifier of at most 64 characters. */
 export function isKebabId(value: string): boolean {

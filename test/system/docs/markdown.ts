@@ -7,6 +7,8 @@ import { join } from 'node:path';
 
 export interface CodeBlock {
   readonly lang: string;
+  /** The whole info string after the fence (`sh background`: language and words after it). */
+  readonly info: string;
   readonly body: string;
 }
 
@@ -28,6 +30,7 @@ export function markdownFiles(dir: string): string[] {
 export function codeBlocks(markdown: string): CodeBlock[] {
   return [...markdown.matchAll(FENCE)].map((m) => ({
     lang: (m[2] ?? '').trim().split(/\s+/)[0] ?? '',
+    info: (m[2] ?? '').trim(),
     body: m[3] ?? '',
   }));
 }

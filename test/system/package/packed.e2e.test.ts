@@ -149,7 +149,7 @@ describe('the packed npm package', { skip: NOT_A_CHECKOUT }, () => {
     assert.equal(version.stdout.trim(), manifest.version);
   });
 
-  test('ships the compiled server, the releases and the docs it reads, and no tests or sources', () => {
+  test('ships the compiled server, the releases, the docs it reads and the authoring kit, and no tests or sources', () => {
     for (const needed of [
       'dist/src/cli/main.js',
       'releases/ACTIVE',
@@ -158,6 +158,9 @@ describe('the packed npm package', { skip: NOT_A_CHECKOUT }, () => {
       'releases/dist/research-2026.11.1.json',
       'releases/dist/research-2026.10.1.json',
       'docs/operations/workflow-engine-bootstrap.md',
+      'schemas/authoring/workflow.schema.json',
+      'schemas/authoring/scenario.schema.json',
+      'templates/registry-init/registry.yaml',
       'dist/src/console/assets/index.html',
       'dist/src/console/assets/app.js',
       'dist/src/console/assets/app.css',
@@ -166,6 +169,29 @@ describe('the packed npm package', { skip: NOT_A_CHECKOUT }, () => {
     }
     const leaked = packed.files.filter((f) => /^(dist\/test|dist\/bench|src|test|bench|scripts|\.ci)\//.test(f));
     assert.deepEqual(leaked, []);
+  });
+
+  test('the authoring kit works from the installed package: init, then check and route tests at 100%', () => {
+    const run = (...args: string[]) =>
+      spawnSync(packed.bin, args, {
+        cwd: packed.project,
+        encoding: 'utf8',
+        env: { PATH: process.env['PATH'] ?? '', HOME: stateHome, XDG_STATE_HOME: stateHome },
+      });
+    const init = run('registry', 'init', 'kit-source', '--workflow', 'plan-work');
+    assert.equal(init.status, 0, init.stderr);
+    const check = run('registry', 'check', 'kit-source');
+    assert.equal(check.status, 0, check.stdout);
+    const routes = run('registry', 'test', 'kit-source', '--min-coverage', '100');
+    assert.equal(routes.status, 0, routes.stdout);
+    const workflow = readFileSync(join(packed.project, 'kit-source', 'workflows', 'plan-work@0.1.0.yaml'), 'utf8');
+    const schema = /^# yaml-language-server: \$schema=(.+)$/m.exec(workflow)?.[1] ?? '';
+    const resolved = join(packed.project, 'kit-source', 'workflows', schema);
+    assert.equal(
+      resolved,
+      join(packed.project, 'node_modules', 'rimthan', 'schemas', 'authoring', 'workflow.schema.json'),
+    );
+    assert.ok(existsSync(resolved), 'the modeline names the installed schema');
   });
 
   test('serves the workflow-engine profile from another project with no configuration', async () => {
