@@ -210,6 +210,16 @@ export class WaitSession {
         throw new WaitError('child_failed', `child run ${childId} failed`);
       case RunStatus.Cancelled:
         throw new WaitError('child_cancelled', `child run ${childId} was cancelled`);
+      case RunStatus.Interrupted:
+        // A task that failed after its retries ends the wait; a child awaiting input keeps the parent waiting.
+        if (child.interrupt?.reason === 'task_failed') {
+          throw new WaitError('child_failed', `child run ${childId} stopped: a task failed`);
+        }
+        return this.#park({
+          wait_until: this.#now() + CHILD_RECHECK_MS,
+          child: childId,
+          summary: `waiting for child run ${childId}`,
+        });
       default:
         return this.#park({
           wait_until: this.#now() + CHILD_RECHECK_MS,

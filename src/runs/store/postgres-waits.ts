@@ -8,10 +8,8 @@ import { withTransaction } from '../../postgres/index.js';
 import { rowToRun, type RunRow } from './rows.js';
 import { RUN_COLUMNS } from './rows.js';
 import type { ListQuery, ParkOutcome, RunEvent, RunPark, RunRecord, SendEventOutcome } from './types.js';
-import { checkEvent, checkEventLookup, checkPark } from './validate-waits.js';
+import { CHILD_ENDED, checkEvent, checkEventLookup, checkPark } from './validate-waits.js';
 import { checkListQuery, checkRunId } from './validate.js';
-
-const TERMINAL = "('completed', 'cancelled', 'failed')";
 
 function waitQueries(q: string) {
   return {
@@ -20,7 +18,7 @@ function waitQueries(q: string) {
       WHERE run_id = $1 AND record_revision = $2 AND lease_owner = $3 AND status = 'running'
       RETURNING run_id`,
     eventThere: `SELECT 1 FROM ${q}.run_events WHERE run_id = $1 AND name = $2 AND position = $3`,
-    childEnded: `SELECT 1 FROM ${q}.runs WHERE run_id = $1 AND status IN ${TERMINAL}`,
+    childEnded: `SELECT 1 FROM ${q}.runs WHERE run_id = $1 AND ${CHILD_ENDED}`,
     lockRun: `SELECT status, wait_event FROM ${q}.runs WHERE run_id = $1 FOR UPDATE`,
     eventExists: `SELECT 1 FROM ${q}.run_events WHERE run_id = $1 AND event_id = $2`,
     insertEvent: `INSERT INTO ${q}.run_events (run_id, event_id, name, position, payload, sent_at)

@@ -9,6 +9,7 @@ import type { ListQuery, ParkOutcome, RunEvent, RunPark, RunRecord, SendEventOut
 import { checkEvent, checkEventLookup, checkPark } from './validate-waits.js';
 import { checkListQuery, checkRunId, isTerminal } from './validate.js';
 import type { RunStatus } from './types.js';
+import { CHILD_ENDED } from './validate-waits.js';
 
 function prepareWaitStatements(db: Database.Database) {
   return {
@@ -21,6 +22,7 @@ function prepareWaitStatements(db: Database.Database) {
     ),
     eventThere: db.prepare('SELECT 1 FROM run_events WHERE run_id = ? AND name = ? AND position = ?'),
     status: db.prepare('SELECT status FROM runs WHERE run_id = ?').pluck(),
+    childEnded: db.prepare(`SELECT 1 FROM runs WHERE run_id = ? AND ${CHILD_ENDED}`),
     eventExists: db.prepare('SELECT 1 FROM run_events WHERE run_id = ? AND event_id = ?'),
     insertEvent: db.prepare(
       `INSERT INTO run_events (run_id, event_id, name, position, payload, sent_at)
@@ -76,10 +78,7 @@ export class SqliteWaits {
         if (event !== undefined && sql.eventThere.get(park.run_id, event.name, event.position) !== undefined) {
           return 'ready';
         }
-        if (park.child !== undefined) {
-          const status = sql.status.get(park.child) as RunStatus | undefined;
-          if (status !== undefined && isTerminal(status)) return 'ready';
-        }
+        if (park.child !== undefined && sql.childEnded.get(park.child) !== undefined) return 'ready';
         sql.park.run({
           run_id: park.run_id,
           until: park.wait_until,

@@ -11,6 +11,13 @@ import { STORE_LIMITS } from './validate.js';
 /** Most bytes of an event payload (canonical JSON). */
 export const MAX_EVENT_PAYLOAD_BYTES = 64 * 1024;
 
+/**
+ * SQL condition (both backends) on a child's row: it ended for its parent, finished or paused by a task that failed
+ * after its retries (the interrupt column is the JSON the stores write, `reason` first).
+ */
+export const CHILD_ENDED = `(status IN ('completed', 'cancelled', 'failed')
+  OR (status = 'interrupted' AND interrupt LIKE '{"reason":"task_failed"%'))`;
+
 /** Event names: what a flow's `waitForEvent` names (a short word, never participant data). */
 export const EVENT_NAME = /^[a-z][a-z0-9_.-]{0,63}$/;
 

@@ -351,7 +351,7 @@ export class Supervisor {
         this.#executions.delete(runId);
         if (end === 'deferred') await this.#defer(record);
         else if (end !== 'error' && !LEASE_CLEARED.has(end)) await this.#release(runId);
-        if (end === RunStatus.Completed || end === RunStatus.Failed || end === RunStatus.Cancelled) {
+        if (end !== 'error' && LEASE_CLEARED.has(end) && end !== 'parked') {
           await wakeParentOf(this.#store, record).catch((error: unknown) =>
             this.#report(error, { phase: 'notify', runId }),
           );
