@@ -325,8 +325,7 @@ class RunExecution {
    */
   async #park(cp: FlowCheckpoint, waits: WaitSession, park: ParkRequest): Promise<ExecutionEnd | 'ready'> {
     const memo = waits.memo;
-    const unchanged =
-      cp.waits !== undefined && JSON.stringify(cp.waits) === JSON.stringify(memo);
+    const unchanged = cp.waits !== undefined && JSON.stringify(cp.waits) === JSON.stringify(memo);
     if (!unchanged) {
       const step = parkStep({ ...this.#base(), cp, waits: memo, summary: park.summary });
       if (!(await this.#commit(step, undefined))) return this.#conclude();
