@@ -133,11 +133,15 @@ export class WaitSession {
     throw new FlowPark();
   }
 
-  async sleepUntil(at: number): Promise<void> {
-    if (!Number.isFinite(at)) throw new WaitError('invalid_wait', 'sleepUntil needs a valid date');
-    const [, record] = this.#record('sleep', () => ({ kind: 'sleep', until: Math.max(0, Math.ceil(at)) }));
-    if (this.#now() >= record.until) return;
-    this.#park({ wait_until: record.until, summary: `sleeping until ${instant(record.until)}` });
+  sleepUntil(at: number): Promise<void> {
+    try {
+      if (!Number.isFinite(at)) throw new WaitError('invalid_wait', 'sleepUntil needs a valid date');
+      const [, record] = this.#record('sleep', () => ({ kind: 'sleep', until: Math.max(0, Math.ceil(at)) }));
+      if (this.#now() >= record.until) return Promise.resolve();
+      return this.#park({ wait_until: record.until, summary: `sleeping until ${instant(record.until)}` });
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   sleep(ms: number): Promise<void> {

@@ -12,13 +12,14 @@ import { drainClaimable, newRun, now, rimthanCode, startRun } from './store-fixt
 
 const HOUR = 3_600_000;
 
-/** A run leased to `worker` (a fresh worker id unless given), as an executing worker holds it. */
+/** A fresh run leased to `worker`, as an executing worker holds it. */
 async function leasedRun(store: RunStore, session: string, worker: string): Promise<RunRecord> {
   await drainClaimable(store);
   const run = await startRun(store, session);
   const [claimed] = await store.claimRuns(worker, HOUR, 1);
   assert.equal(claimed?.run_id, run.run_id);
-  return claimed as RunRecord;
+  if (claimed === undefined) throw new Error('claim returned nothing');
+  return claimed;
 }
 
 async function claimedIds(store: RunStore, worker: string): Promise<string[]> {
