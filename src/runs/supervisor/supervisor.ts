@@ -36,6 +36,9 @@ interface LocalExecution {
   done: Promise<ExecutionEnd | 'error'>;
 }
 
+/** How long a worker waits before looking again at a parked run that was due but not claimed. */
+const OVERDUE_RECHECK_MS = 1000;
+
 /** Execution ends after which the run's lease is already gone: the commit that left `running` cleared it. */
 const LEASE_CLEARED: ReadonlySet<ExecutionEnd> = new Set<ExecutionEnd>([
   'parked',
@@ -171,7 +174,11 @@ export class Supervisor {
     if (this.#state !== 'running') return;
     try {
       const at = await this.#store.nextWakeAt();
-      if (at !== undefined && this.#state === 'running') this.#wakeTimer.arm(at);
+      if (at === undefined || this.#state !== 'running') return;
+      // Still due after a claim round: every slot is busy (an ending execution claims it) or this worker lacks its
+      // flow (deferred). Look again a little later rather than spin.
+      const now = Date.now();
+      this.#wakeTimer.arm(at <= now ? now + OVERDUE_RECHECK_MS : at);
     } catch (error) {
       this.#report(error, { phase: 'claim' });
     }
