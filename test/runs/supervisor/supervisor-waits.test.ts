@@ -12,7 +12,8 @@ import { sendEvent } from '../../../src/runs/operator/send-event.js';
 import { SqliteRunStore } from '../../../src/runs/store/sqlite.js';
 import { Supervisor } from '../../../src/runs/supervisor/supervisor.js';
 import { systemClock } from '../../../src/core/clock.js';
-import { engineFixture, fullHistory, waitFor, waitForStatus } from '../helpers.js';
+import { closedSchema, engineFixture, fullHistory, waitFor, waitForStatus } from '../helpers.js';
+import { defineFlow } from '../../../src/runs/flow/define.js';
 import { approvalEventsFlow, doubleFlow, longChildFlow, napFlow, parentFlow } from '../fixtures/wait-flows.js';
 
 async function flowState(store: SqliteRunStore, runId: string): Promise<JsonObject> {
@@ -182,6 +183,41 @@ describe('child runs', () => {
       await waitForStatus(f.store, ack.run_id, 'cancelled');
       const ended = await waitForStatus(f.store, child.run_id, 'cancelled');
       assert.equal(ended.status_summary, 'parent run cancelled');
+    } finally {
+      await f.close();
+    }
+  });
+});
+
+describe('waits in parallel branches', () => {
+  test('a wait in a parallel branch fails that branch with waits_unsupported', async () => {
+    const branchy = defineFlow<{ n: number }, { n: number; a?: number; b?: string }>({
+      name: 'branchy_waits',
+      version: 'v1',
+      description: 'a branch that tries to sleep',
+      inputSchema: closedSchema({ n: { type: 'integer' } }),
+      graph: {
+        start: 'fork',
+        vertices: {
+          fork: { run: () => undefined, next: ['a', 'b'] },
+          a: { writes: ['a'], run: () => ({ a: 1 }) },
+          b: {
+            writes: ['b'],
+            run: async (ctx) => {
+              await ctx.sleep(10);
+              return { b: 'slept' };
+            },
+            onError: 'caught',
+          },
+          caught: { writes: ['b'], run: (ctx) => ({ b: ctx.failure?.code ?? 'none' }) },
+        },
+      },
+    });
+    const f = await engineFixture((c) => c.register(branchy));
+    try {
+      const ack = await f.started('branchy_waits', { n: 0 });
+      await waitForStatus(f.store, ack.run_id, 'completed');
+      assert.equal((await flowState(f.store, ack.run_id))['b'], 'waits_unsupported');
     } finally {
       await f.close();
     }
