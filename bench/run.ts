@@ -38,6 +38,10 @@ const SUITES: Readonly<Record<string, { file: string; summary: string }>> = {
     summary:
       'the real Claude Code and Codex CLIs through research-decision: bytes the model reads and is sent, turns, first answer vs an earlier build',
   },
+  flows: {
+    file: './suites/flows.js',
+    summary: '10,000 sleeping runs RSS vs in-memory timers; p99 wake-up lateness vs setTimeout; child run round trip',
+  },
   postgres: {
     file: './suites/postgres.js',
     summary:
@@ -58,7 +62,8 @@ Options:
   --duration=S soak length in seconds (http: the RSS window; default 20, --long 300)
   --parts=a,b run only these parts of the chosen suites (guided: tools, prepare, token, contracts, tracing; runs: steps, starts,
               history; startup: initialize, discover; hosts: claude-code, codex; postgres: steps, closed, starts,
-              wal, workers, failover)
+              wal, workers, failover;
+              flows: sleeping, lateness, child)
   --baseline=REV the Git revision the hosts suite builds and runs as its baseline (default: its own, see the suite)
   --help      this text
 

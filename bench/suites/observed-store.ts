@@ -10,9 +10,13 @@ import type {
   HistoryQuery,
   ListQuery,
   NewRunRecord,
+  ParkOutcome,
+  RunEvent,
+  RunPark,
   RunRecord,
   RunStatus,
   RunStore,
+  SendEventOutcome,
   SessionQuery,
   SessionSummary,
 } from '../../src/runs/index.js';
@@ -134,5 +138,26 @@ export class ObservedStore implements RunStore {
   }
   onNotify(listener: (run_id: string) => void): () => void {
     return this.#inner.onNotify(listener);
+  }
+  parkRun(park: RunPark): Promise<ParkOutcome> {
+    this.writes++;
+    return this.#inner.parkRun(park);
+  }
+  sendEvent(event: RunEvent): Promise<SendEventOutcome> {
+    this.writes++;
+    return this.#inner.sendEvent(event);
+  }
+  eventAt(run_id: string, name: string, position: number): Promise<RunEvent | undefined> {
+    return this.#inner.eventAt(run_id, name, position);
+  }
+  wakeParent(parent_run_id: string, child_run_id: string): Promise<void> {
+    this.writes++;
+    return this.#inner.wakeParent(parent_run_id, child_run_id);
+  }
+  childRuns(parent_run_id: string, query: ListQuery): Promise<RunRecord[]> {
+    return this.#inner.childRuns(parent_run_id, query);
+  }
+  nextWakeAt(): Promise<number | undefined> {
+    return this.#inner.nextWakeAt();
   }
 }

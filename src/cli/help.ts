@@ -41,9 +41,9 @@ Commands:
   registry test DIR         walk a source's route scenarios and print coverage
   runs list|get|history|cancel
                             inspect and cancel durable runs (operators; JSON output)
-  runs upgrade|restart|migrate-store
-                            upgrade a run to a newer flow version, restart one from a vertex, move a SQLite
-                            store to PostgreSQL
+  runs upgrade|restart|send-event|migrate-store
+                            upgrade a run to a newer flow version, restart one from a vertex, send an event to
+                            a run, move a SQLite store to PostgreSQL
   runs session-id           print the runs session id of a bearer token (read from stdin or --token-file) or
                             of an OAuth principal (--issuer I --subject S)
   participant start|status|answer|continue|write-assets|prepare|report|submit|run
@@ -157,6 +157,10 @@ restart take --store, --session and --flows as above):
   rimthan runs restart RUN_ID --from VERTEX
                    re-run a failed or interrupted run from a vertex it completed (the state that vertex started
                    from, as a new revision; history keeps everything before)
+  rimthan runs send-event RUN_ID NAME --event-id ID [--payload JSON]
+                   deliver an event to a run (--store and --session as above): a run parked in
+                   ctx.waitForEvent(NAME) wakes; one sent earlier is kept until the run waits for it. An event id
+                   is delivered once ("delivered": false for a repeat); a finished run takes none (conflict)
   rimthan runs migrate-store --from sqlite:PATH --to postgres://... [--schema NAME]
                    move every run, checkpoint, history entry, input, idempotency key and session into PostgreSQL
                    (schema default public), verified before it commits; stop the servers using PATH first. Unfinished
@@ -224,6 +228,7 @@ const TOPICS: Readonly<Record<string, string>> = {
   'runs cancel': RUNS,
   'runs upgrade': RUNS,
   'runs restart': RUNS,
+  'runs send-event': RUNS,
   'runs migrate-store': RUNS,
   'runs session-id': RUNS,
   participant: PARTICIPANT,

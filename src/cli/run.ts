@@ -30,6 +30,7 @@ const COMMANDS: Readonly<Record<string, Loader>> = {
   'runs cancel': async () => (await import('./commands/runs.js')).runsCancel,
   'runs upgrade': async () => (await import('./commands/runs-operator.js')).runsUpgrade,
   'runs restart': async () => (await import('./commands/runs-operator.js')).runsRestart,
+  'runs send-event': async () => (await import('./commands/runs-operator.js')).runsSendEvent,
   'runs migrate-store': async () => (await import('./commands/runs-operator.js')).runsMigrateStore,
   'runs session-id': async () => (await import('./commands/runs-session.js')).runsSessionId,
   'participant start': async () => (await import('./commands/participant.js')).participantStart,

@@ -52,7 +52,7 @@ export interface HttpSpan {
 
 /** One execution of a durable run. */
 export interface RunSpan {
-  /** A vertex's span, ended with its outcome (`completed`, `interrupted`, `failed`, `halted`). */
+  /** A vertex's span, ended with its outcome (`completed`, `interrupted`, `failed`, `halted`, `parked`). */
   startVertex(vertex: string): (outcome: string) => void;
   /** Ends the run's span with how the execution ended (a run status, `released`, `lost`, `deferred`, `error`). */
   end(outcome: string): void;

@@ -30,8 +30,11 @@ export { Supervisor } from './supervisor/supervisor.js';
 export {
   checkDeployment,
   restartRun,
+  sendEvent,
   upgradeRun,
   type DeploymentCheck,
+  type SendEventRequest,
+  type SendEventResult,
   type RemovedVersions,
   type RestartRequest,
   type UpgradeRequest,
@@ -48,6 +51,7 @@ export type {
 export { StartRefusal } from './supervisor/types.js';
 export { DEFAULT_CANCEL_REASON, normalizeCancelReason } from './supervisor/cancel-command.js';
 export type { ErrorContext, ExecutionEnd } from './executor/run-execution.js';
+export { CHILD_RECHECK_MS } from './executor/wait-session.js';
 export type { RunTrace, RunTracer } from './executor/run-trace.js';
 export { activityEventId, ACTIVITY_NAMESPACE, type EventIdParts } from './executor/event-id.js';
 export { attemptIdOf, TRIES_PER_EPOCH, vertexIdempotencyKey } from './executor/idempotency-key.js';
@@ -77,7 +81,13 @@ export {
   type InterruptInfo,
   type ListQuery,
   type NewRunRecord,
+  type ParkOutcome,
   type PostgresRunStoreOptions,
+  type RunEvent,
+  type RunPark,
+  type RunWaits,
+  type SendEventOutcome,
+  WAIT_FOREVER,
   type RunInsights,
   type RunLedger,
   type RunPatch,

@@ -1,5 +1,5 @@
 /**
- * `rimthan runs upgrade|restart|migrate-store`: operator actions on durable runs that no run tool offers (the seven
+ * `rimthan runs upgrade|restart|send-event|migrate-store`: operator actions on durable runs that no run tool offers (the seven
  * tools are the model's contract). They act on the store directly, without executing anything in the CLI process: an
  * upgraded-and-continued or restarted run is picked up by the workers serving the store. Output is JSON on stdout;
  * migrate-store reports its progress on stderr.
@@ -7,7 +7,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { systemClock } from '../../core/index.js';
-import { restartRun, upgradeRun } from '../../runs/index.js';
+import { isJsonObject } from '../../core/json.js';
+import { restartRun, sendEvent, upgradeRun } from '../../runs/index.js';
 import type { RunRecord, RunStore } from '../../runs/index.js';
 import { migrateStore } from '../../runs/store/migrate-store.js';
 import { parseCommand, positionals, stringOption } from '../args.js';
@@ -16,7 +17,12 @@ import { CommandFailed, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { DEFAULT_RUN_STORE, openStore } from '../run-store.js';
 import { loadCatalog } from '../runs-wiring.js';
-import { RUNS_MIGRATE_STORE_OPTIONS, RUNS_RESTART_OPTIONS, RUNS_UPGRADE_OPTIONS } from './runs-options.js';
+import {
+  RUNS_MIGRATE_STORE_OPTIONS,
+  RUNS_RESTART_OPTIONS,
+  RUNS_SEND_EVENT_OPTIONS,
+  RUNS_UPGRADE_OPTIONS,
+} from './runs-options.js';
 
 /** The SQLite file of a store setting, or undefined for PostgreSQL. */
 function sqliteFile(spec: string, cwd: string): string | undefined {
@@ -92,6 +98,39 @@ export async function runsRestart(argv: string[], io: CliIo): Promise<void> {
   const store = await existingStore(parsed, io);
   try {
     io.out(summary(await restartRun(store, catalog, systemClock, { runId, sessionId, fromVertex: from })));
+  } finally {
+    await store.close();
+  }
+}
+
+/** The `--payload` object (default {}); anything but a JSON object is a usage error. */
+function eventPayload(parsed: Parsed, topic: string) {
+  const text = stringOption(parsed, 'payload');
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new UsageError('--payload must be a JSON object', topic);
+  }
+  if (!isJsonObject(value)) throw new UsageError('--payload must be a JSON object', topic);
+  return value;
+}
+
+/** `runs send-event RUN_ID NAME --event-id ID [--payload JSON]`. */
+export async function runsSendEvent(argv: string[], io: CliIo): Promise<void> {
+  const topic = 'runs send-event';
+  const parsed = parseCommand(argv, RUNS_SEND_EVENT_OPTIONS, topic);
+  const usage = 'a run id and an event name: rimthan runs send-event RUN_ID NAME --event-id ID';
+  const [runId = '', name = ''] = positionals(parsed, 2, usage, topic);
+  const eventId = stringOption(parsed, 'event-id');
+  if (eventId === undefined) throw new UsageError('--event-id ID is required (an event id is delivered once)', topic);
+  const payload = eventPayload(parsed, topic);
+  const sessionId = session(parsed, topic);
+  const store = await existingStore(parsed, io);
+  try {
+    const result = await sendEvent(store, systemClock, { runId, sessionId, name, eventId, payload });
+    io.out(JSON.stringify({ run_id: runId, name, event_id: eventId, delivered: result === 'delivered' }, null, 2));
   } finally {
     await store.close();
   }

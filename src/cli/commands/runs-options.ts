@@ -62,6 +62,12 @@ export const RUNS_RESTART_OPTIONS: OptionTable = [
   ...RUNS_COMMON_OPTIONS,
   { name: 'from', type: 'string', value: 'VERTEX' },
 ];
+/** `runs send-event RUN_ID NAME --event-id ID [--payload JSON]`. */
+export const RUNS_SEND_EVENT_OPTIONS: OptionTable = [
+  ...RUNS_COMMON_OPTIONS.filter((row) => row.name !== 'flows'),
+  { name: 'event-id', type: 'string', value: 'ID' },
+  { name: 'payload', type: 'string', value: 'JSON' },
+];
 /** `runs migrate-store --from sqlite:PATH --to postgres://... [--schema NAME]`. */
 export const RUNS_MIGRATE_STORE_OPTIONS: OptionTable = [
   { name: 'from', type: 'string', value: 'sqlite:PATH' },
@@ -93,6 +99,7 @@ export const RUNS_TABLES: Readonly<Record<string, OptionTable>> = {
   'runs cancel': RUNS_CANCEL_OPTIONS,
   'runs upgrade': RUNS_UPGRADE_OPTIONS,
   'runs restart': RUNS_RESTART_OPTIONS,
+  'runs send-event': RUNS_SEND_EVENT_OPTIONS,
   'runs migrate-store': RUNS_MIGRATE_STORE_OPTIONS,
   'runs session-id': RUNS_SESSION_ID_OPTIONS,
 };

@@ -6,6 +6,7 @@ import { isJsonObject, type JsonObject } from '../../core/json.js';
 import type { VertexFailure } from '../flow/types.js';
 import { RunStatus } from '../store/types.js';
 import { decodeFailure, decodeFrontier, type Frontier } from './frontier-state.js';
+import { decodeEventCursor, decodeWaitMemo, encodeWaitMemo, type EventCursor, type WaitMemo } from './wait-memo.js';
 
 export const CHECKPOINT_FORMAT = 1;
 
@@ -31,6 +32,10 @@ export interface FlowCheckpoint {
   readonly frontier?: Frontier;
   /** The failure an error route hands to `next_vertex` (its handler); absent otherwise. */
   readonly failure?: VertexFailure;
+  /** What `next_vertex` has waited for so far while the run was parked (see wait-memo.ts); absent otherwise. */
+  readonly waits?: WaitMemo;
+  /** Events of each name consumed by completed vertices (absent until a vertex received one). */
+  readonly events?: EventCursor;
 }
 
 const STATUSES: ReadonlySet<string> = new Set(Object.values(RunStatus));
@@ -48,6 +53,8 @@ export function encodeCheckpoint(cp: FlowCheckpoint): JsonObject {
     resume: cp.resume,
     ...(cp.frontier === undefined ? {} : { frontier: cp.frontier as unknown as JsonObject }),
     ...(cp.failure === undefined ? {} : { failure: { ...cp.failure } }),
+    ...(cp.waits === undefined ? {} : { waits: encodeWaitMemo(cp.waits) }),
+    ...(cp.events === undefined ? {} : { events: { ...cp.events } }),
   };
 }
 
@@ -68,6 +75,9 @@ export function decodeCheckpoint(state: JsonObject): FlowCheckpoint | undefined 
   const frontier = state['frontier'] === undefined ? undefined : decodeFrontier(state['frontier']);
   const failure = state['failure'] === undefined ? undefined : decodeFailure(state['failure']);
   if (frontier === null || failure === null) return undefined;
+  const waits = state['waits'] === undefined ? undefined : decodeWaitMemo(state['waits']);
+  const events = state['events'] === undefined ? undefined : decodeEventCursor(state['events']);
+  if (waits === null || events === null) return undefined;
   return {
     format,
     status: status as RunStatus,
@@ -79,6 +89,8 @@ export function decodeCheckpoint(state: JsonObject): FlowCheckpoint | undefined 
     resume,
     ...(frontier === undefined ? {} : { frontier }),
     ...(failure === undefined ? {} : { failure }),
+    ...(waits === undefined ? {} : { waits }),
+    ...(events === undefined ? {} : { events }),
   };
 }
 
@@ -121,6 +133,7 @@ export function afterVertex(
     steps: prev.steps + 1,
     attempt,
     resume: null,
+    ...(prev.events === undefined ? {} : { events: prev.events }),
   };
 }
 

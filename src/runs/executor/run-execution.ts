@@ -14,14 +14,25 @@ import { resolveNext, type CompiledVertex } from '../flow/graph.js';
 import { emptyStep, routedStep, withSlots } from './branch-steps.js';
 import { runFrontier, type FrontierEnd, type FrontierHost } from './frontier-run.js';
 import { isSequential, planStep } from './frontier-plan.js';
-import { RunStatus, StoreConflictError, type InterruptInfo, type RunRecord, type RunLedger } from '../store/types.js';
+import {
+  RunStatus,
+  StoreConflictError,
+  type InterruptInfo,
+  type RunRecord,
+  type RunLedger,
+  type RunQueue,
+  type RunWaits,
+} from '../store/types.js';
 import { cancelReasonOf, haltReasonOf, HaltReason } from './abort.js';
 import type { FlowCheckpoint } from './checkpoint-state.js';
 import { buildFenceCommit, buildStepCommit, type StepCommit } from './commit-builder.js';
 import { CommitPipeline, predictRecord, type Refusal } from './commit-pipeline.js';
 import { attemptIdOf, TRIES_PER_EPOCH } from './idempotency-key.js';
 import { loadInput, loadRunView, pinnedDefinition } from './run-loader.js';
-import { cancelStep, failStep, interruptStep, vertexStep, type PendingCompletion } from './steps.js';
+import { cancelStep, failStep, interruptStep, parkStep, vertexStep, type PendingCompletion } from './steps.js';
+import { cancelChildren } from './child-runs.js';
+import { advanceCursor, describeWaits } from './wait-memo.js';
+import { WaitSession, type ParkRequest, type StartChild } from './wait-session.js';
 import type { RunTrace, RunTracer } from './run-trace.js';
 import { runVertex, type VertexOutcome, type VertexRunRequest } from './vertex-runner.js';
 
@@ -36,7 +47,13 @@ export interface ErrorContext {
 }
 
 export interface ExecutorDeps {
-  readonly store: RunLedger;
+  readonly store: RunLedger & RunQueue & RunWaits;
+  /** The worker whose lease this execution holds (a park gives it up). */
+  readonly workerId: string;
+  /** Starts child runs for `ctx.runChild` (undefined: a child start fails the vertex with child_unavailable). */
+  readonly startChild?: StartChild | undefined;
+  /** Told when a run parked, with the instant it is due (ms since the epoch), so the worker can set its timer. */
+  readonly onParked?: ((runId: string, wakeAt: number) => void) | undefined;
   readonly catalog: FlowCatalog;
   readonly clock: Clock;
   readonly onError?: ((error: unknown, where: ErrorContext) => void) | undefined;
@@ -72,9 +89,10 @@ export interface ExecutionStart {
 
 /**
  * How an execution ended: the run's status, `released` (let go, resumable), `lost` (another owner moved on) or
- * `deferred` (this worker's catalog lacks the pinned definition; the run was left untouched for another worker).
+ * `deferred` (this worker's catalog lacks the pinned definition; the run was left untouched for another worker) or
+ * `parked` (the run waits, still `running`, with no lease: a timer, an event or a child run wakes it).
  */
-export type ExecutionEnd = RunStatus | 'released' | 'lost' | 'deferred';
+export type ExecutionEnd = RunStatus | 'released' | 'lost' | 'deferred' | 'parked';
 
 const MAX_TERMINAL_TRIES = 8;
 
@@ -190,8 +208,22 @@ class RunExecution {
         this.#cp = withSlots(cp, plan.slots);
         continue;
       }
+      const waits = new WaitSession(
+        {
+          store: this.#deps.store,
+          clock: this.#deps.clock,
+          runId: this.#runId,
+          sessionId: this.#record.session_id,
+          vertex: vertex.id,
+          visit: cp.steps,
+          cursor: cp.events,
+          startChild: this.#deps.startChild,
+        },
+        cp.waits,
+      );
       const vertexEnded = this.#trace?.startVertex(vertex.id);
       const outcome = await this.#runVertex(vertexEnded, {
+        waits,
         runId: this.#runId,
         vertex,
         state: cp.flow_state,
@@ -216,8 +248,18 @@ class RunExecution {
       switch (outcome.kind) {
         case 'halted':
           return this.#halted();
+        case 'parked': {
+          const end = await this.#park(cp, waits, outcome.park);
+          if (end === 'ready') continue;
+          return end;
+        }
         case 'completed': {
-          pending = { vertex, state: outcome.state, attemptId: outcome.attemptId };
+          const memo = waits.memo;
+          if (memo.waits.length > 0) {
+            const events = advanceCursor(cp.events, memo);
+            this.#cp = events === undefined ? cp : { ...cp, events };
+          }
+          pending = { vertex, state: outcome.state, attemptId: outcome.attemptId, message: describeWaits(memo) };
           const next = resolveNext(def.graph, vertex, outcome.state);
           if (!next.ok) return this.#fail(`the edge after ${vertex.label} named no vertex of the flow`, pending);
           const plan = planStep(
@@ -226,7 +268,12 @@ class RunExecution {
             next.next.map((v) => ({ vertex: v })),
           );
           if (!plan.ok) return this.#fail(plan.reason, pending);
-          step = vertexStep({ ...this.#base(), cp, done: pending, next: plan.slots[0]?.vertex ?? null });
+          step = vertexStep({
+            ...this.#base(),
+            cp: this.#cp ?? cp,
+            done: pending,
+            next: plan.slots[0]?.vertex ?? null,
+          });
           if (plan.slots.length > 0 && !isSequential(plan.slots)) {
             step = { ...step, checkpoint: withSlots(step.checkpoint, plan.slots) };
           }
@@ -270,6 +317,41 @@ class RunExecution {
       if (await this.#commit(step, pending)) return this.#record.status;
       return this.#conclude();
     }
+  }
+
+  /**
+   * Parks the run: the checkpoint keeps the visit's waits (written only when they changed), then the store drops the
+   * lease and records what the run awaits. `ready` when it arrived meanwhile: the vertex runs again at once.
+   */
+  async #park(cp: FlowCheckpoint, waits: WaitSession, park: ParkRequest): Promise<ExecutionEnd | 'ready'> {
+    const memo = waits.memo;
+    const unchanged = cp.waits !== undefined && JSON.stringify(cp.waits) === JSON.stringify(memo);
+    if (!unchanged) {
+      const step = parkStep({ ...this.#base(), cp, waits: memo, summary: park.summary });
+      if (!(await this.#commit(step, undefined))) return this.#conclude();
+    } else {
+      const settled = await this.#pipeline.settle();
+      if ('refusal' in settled) {
+        this.#refusalSeen = settled.refusal;
+        return this.#conclude();
+      }
+    }
+    if (this.#control.halt.aborted || this.#control.drain.aborted) return this.#halted();
+    const outcome = await this.#deps.store.parkRun({
+      run_id: this.#runId,
+      worker_id: this.#deps.workerId,
+      expected_record_revision: this.#record.record_revision,
+      wait_until: park.wait_until,
+      ...(park.event === undefined ? {} : { event: park.event }),
+      ...(park.child === undefined ? {} : { child: park.child }),
+    });
+    if (outcome === 'ready') return 'ready';
+    if (outcome === 'stale') {
+      await this.#reload();
+      return this.#settle(undefined);
+    }
+    this.#deps.onParked?.(this.#runId, park.wait_until);
+    return 'parked';
   }
 
   /** What a parallel step (frontier-run.ts) uses of this execution. */
@@ -440,6 +522,9 @@ class RunExecution {
       const reason = cancelReason ?? summary;
       const revision = record.checkpoint_revision;
       if (await this.#commit(cancelStep({ ...this.#base(), cp: this.#cp, reason, pending: fold }), undefined)) {
+        await cancelChildren(this.#deps, this.#runId, (error) =>
+          this.#deps.onError?.(error, { phase: 'execution', runId: this.#runId }),
+        );
         return RunStatus.Cancelled;
       }
       const refusal = this.#refusalSeen;

@@ -7,6 +7,7 @@ import type { CompiledVertex } from '../flow/graph.js';
 import { ActivityKind, RunStatus, type InterruptInfo, type RunRecord } from '../store/types.js';
 import { afterVertex, CHECKPOINT_FORMAT, seedCheckpoint, withStatus, type FlowCheckpoint } from './checkpoint-state.js';
 import type { ActivitySpec, StepCommit } from './commit-builder.js';
+import type { WaitMemo } from './wait-memo.js';
 
 type Vertex = Pick<CompiledVertex, 'id' | 'label'>;
 
@@ -15,6 +16,8 @@ export interface PendingCompletion {
   readonly vertex: Vertex;
   readonly state: JsonObject;
   readonly attemptId: number;
+  /** For history: what the vertex waited for on its way (never a payload or state). */
+  readonly message?: string | undefined;
 }
 
 interface Base {
@@ -68,7 +71,12 @@ export function vertexStep(
   const finished = b.next === null;
   const status = finished ? RunStatus.Completed : RunStatus.Running;
   const activities: ActivitySpec[] = [
-    { kind: ActivityKind.VertexCompleted, run_status: status, vertex: ref(b.done.vertex) },
+    {
+      kind: ActivityKind.VertexCompleted,
+      run_status: status,
+      vertex: ref(b.done.vertex),
+      ...(b.done.message === undefined ? {} : { message: b.done.message }),
+    },
   ];
   if (finished) activities.push({ kind: ActivityKind.RunCompleted, run_status: status });
   return {
@@ -80,6 +88,21 @@ export function vertexStep(
     },
     checkpoint: afterVertex(b.cp, b.done.vertex.id, b.done.state, b.next, b.done.attemptId, status),
     activities,
+  };
+}
+
+/**
+ * The run parks at `vertex` (it stays `running`): the checkpoint keeps what the vertex waited for so far, the summary
+ * says what it awaits now. No history entry: the vertex's completion tells what it waited for.
+ */
+export function parkStep(
+  b: Base & { readonly cp: FlowCheckpoint; readonly waits: WaitMemo; readonly summary: string },
+): StepCommit {
+  return {
+    ...b,
+    patch: { status: RunStatus.Running, status_summary: b.summary, interrupt: null },
+    checkpoint: { ...withStatus(b.cp, RunStatus.Running), waits: b.waits },
+    activities: [],
   };
 }
 
@@ -131,7 +154,12 @@ function terminalStep(
     checkpoint = withStatus(base, status, { next_vertex: null, resume: null });
   } else {
     checkpoint = afterVertex(base, b.pending.vertex.id, b.pending.state, null, b.pending.attemptId, status);
-    activities.push({ kind: ActivityKind.VertexCompleted, run_status: status, vertex: ref(b.pending.vertex) });
+    activities.push({
+      kind: ActivityKind.VertexCompleted,
+      run_status: status,
+      vertex: ref(b.pending.vertex),
+      ...(b.pending.message === undefined ? {} : { message: b.pending.message }),
+    });
   }
   activities.push({ kind, run_status: status, message });
   return {

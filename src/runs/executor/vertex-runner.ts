@@ -9,6 +9,7 @@ import type { CompiledRetry, CompiledVertex } from '../flow/graph.js';
 import { FlowInterrupt } from '../flow/interrupt.js';
 import type { VertexContext, VertexFailure } from '../flow/types.js';
 import { settleUnlessAborted, sleep } from './abort.js';
+import { WaitError, type ParkRequest, type WaitSession } from './wait-session.js';
 import { vertexIdempotencyKey } from './idempotency-key.js';
 import { mergeUpdate, type Reducers } from './state-update.js';
 import { MAX_MESSAGE_BYTES, MAX_SUMMARY_BYTES, truncateUtf8 } from './text.js';
@@ -25,6 +26,8 @@ export type VertexOutcome =
       readonly failure: VertexFailure;
       readonly attemptId: number;
     }
+  /** The vertex waits (a timer, an event, a child run): the execution parks the run. */
+  | { readonly kind: 'parked'; readonly park: ParkRequest }
   /** The execution was halted (cancel, stop, lease loss) or refused a new try; nothing to commit. */
   | { readonly kind: 'halted' };
 
@@ -50,11 +53,14 @@ export interface VertexRunRequest {
   readonly item?: JsonValue;
   readonly index?: number;
   readonly failure?: VertexFailure;
+  /** The visit's durable waits; absent in parallel branches, where a wait fails the try (waits_unsupported). */
+  readonly waits?: WaitSession;
 }
 
 type TryResult =
   | { kind: 'ok'; state: JsonObject }
   | { kind: 'interrupt'; message: string | undefined }
+  | { kind: 'park'; park: ParkRequest }
   | { kind: 'halted' }
   | { kind: 'error'; reason: string; error: unknown };
 
@@ -67,6 +73,12 @@ function failureOf(vertex: string, error: unknown): VertexFailure {
   const code = typeof own === 'string' && FAILURE_CODE.test(own) ? own : timedOut ? 'timeout' : 'vertex_failed';
   const message = error instanceof Error ? error.message : 'threw a non-error value';
   return { vertex, code, message: truncateUtf8(message, MAX_SUMMARY_BYTES) };
+}
+
+/** The visit's waits; a parallel branch has none, and its wait fails the try. */
+function waitsOf(req: VertexRunRequest): WaitSession {
+  if (req.waits !== undefined) return req.waits;
+  throw new WaitError('waits_unsupported', 'waits are not available in parallel branches or forEach instances');
 }
 
 function timeoutError(ms: number): Error {
@@ -124,6 +136,10 @@ async function runTry(req: VertexRunRequest, attempt: number, attemptId: number)
     index: req.index,
     failure: req.failure,
     signal: controller.signal,
+    sleep: (ms) => waitsOf(req).sleep(ms),
+    sleepUntil: (at) => waitsOf(req).sleepUntil(at instanceof Date ? at.getTime() : Number.NaN),
+    waitForEvent: (name, options) => waitsOf(req).waitForEvent(name, options?.timeoutMs),
+    runChild: (flow, input) => waitsOf(req).runChild(flow, input),
     interrupt: (message?: string): never => {
       const bounded = typeof message === 'string' ? truncateUtf8(message, MAX_MESSAGE_BYTES) : undefined;
       interrupt = { message: bounded };
@@ -137,6 +153,8 @@ async function runTry(req: VertexRunRequest, attempt: number, attemptId: number)
     );
     if (req.halt.aborted) return { kind: 'halted' };
     if (interrupt !== undefined) return { kind: 'interrupt', message: interrupt.message };
+    const park = req.waits?.parked;
+    if (park !== undefined) return { kind: 'park', park };
     if (settled.kind !== 'value') {
       const error = timedOut
         ? timeoutError(vertex.timeoutMs ?? 0)
@@ -174,6 +192,7 @@ export async function runVertex(req: VertexRunRequest): Promise<VertexOutcome> {
     }
     const attemptId = await req.beginTry(n);
     if (attemptId === undefined) return { kind: 'halted' };
+    req.waits?.beginTry();
     lastAttemptId = attemptId;
     tries = n;
     const result = await runTry(req, n, attemptId);
@@ -182,6 +201,8 @@ export async function runVertex(req: VertexRunRequest): Promise<VertexOutcome> {
         return { kind: 'completed', state: result.state, attemptId };
       case 'interrupt':
         return { kind: 'interrupted', message: result.message };
+      case 'park':
+        return { kind: 'parked', park: result.park };
       case 'halted':
         return { kind: 'halted' };
       case 'error':

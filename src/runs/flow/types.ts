@@ -68,6 +68,30 @@ export interface VertexContext<S extends JsonObject, I extends JsonObject = Json
   readonly signal: AbortSignal;
   /** Pauses the run as `interrupted` (reason awaiting_input); the vertex runs again on resume with `resume` set. */
   readonly interrupt: (message?: string) => never;
+  /**
+   * Durable timer: parks the run until `ms` from the first call have passed. The run holds no worker slot meanwhile,
+   * stays `running`, and wakes on any worker, after restarts too; a cancel wakes it into `cancelled`. When it wakes,
+   * the vertex runs again from its start: every wait it already passed answers at once (see the flows guide), so code
+   * before a wait must be safe to run again. Not available in parallel branches or `forEach` instances.
+   */
+  readonly sleep: (ms: number) => Promise<void>;
+  /** Like `sleep`, until an instant. */
+  readonly sleepUntil: (at: Date) => Promise<void>;
+  /**
+   * Parks the run until an event of this name is sent to it (`sendEvent`, `rimthan runs send-event`) and answers its
+   * payload; undefined when `timeoutMs` passes first. Events of one name are consumed in arrival order, each once.
+   */
+  readonly waitForEvent: (name: string, options?: { readonly timeoutMs?: number }) => Promise<JsonObject | undefined>;
+  /**
+   * Starts a registered flow (`name@version` or its definition) as a child run of the same session (`parent_run_id`
+   * set) and parks until it ends: answers the child's final state; a failed or cancelled child throws an error with
+   * `code` `child_failed` or `child_cancelled` (retry policies and error routes see it). The start is idempotent per
+   * vertex visit and call, so a crash mid-vertex never starts a second child; cancelling this run cancels the child.
+   */
+  readonly runChild: (
+    flow: string | { readonly name: string; readonly version: string },
+    input: JsonObject,
+  ) => Promise<JsonObject>;
   /** For a `forEach` vertex: the list item this instance handles; otherwise undefined. */
   readonly item: JsonValue | undefined;
   /** For a `forEach` vertex: the item's 0-based position in the list; otherwise undefined. */

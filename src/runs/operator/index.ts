@@ -2,3 +2,4 @@
 export { checkDeployment, type DeploymentCheck, type RemovedVersions } from './deploy-check.js';
 export { upgradeRun, type UpgradeRequest } from './upgrade.js';
 export { restartRun, type RestartRequest } from './restart.js';
+export { sendEvent, type SendEventRequest, type SendEventResult } from './send-event.js';

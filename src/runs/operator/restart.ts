@@ -73,13 +73,15 @@ export async function restartRun(
       throw runConflict(`the state before ${vertex.id} (revision ${revision - 1}) is not readable`);
     }
     const message = `restarted from ${vertex.label} by an operator, with the state of revision ${revision - 1}`;
+    // The vertex runs afresh: whatever it waited for before (timers, events, child runs) is not carried over.
+    const { waits: _waits, ...fresh } = before;
     const step = {
       record,
       now: clock.now().toISOString(),
       totalVertices: def.graph.size,
       patch: { status: RunStatus.Running, status_summary: message, interrupt: null },
       checkpoint: {
-        ...before,
+        ...fresh,
         status: RunStatus.Running,
         attempt: 0,
         resume: null,

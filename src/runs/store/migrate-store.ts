@@ -1,6 +1,8 @@
 /**
  * `migrate-store`: moves a whole SQLite run store into PostgreSQL — every run with its checkpoints, history entries,
- * idempotency key and session, and the inputs they refer to, in-flight runs included.
+ * events, idempotency key and session, and the inputs they refer to, in-flight runs included. A parked run (a durable
+ * wait) arrives unparked: a worker on the target claims it at once, its vertex runs again and parks again from the
+ * waits its checkpoint recorded.
  *
  * The source is paused for the whole move: the command holds its write lock (BEGIN IMMEDIATE), and refuses to start
  * while a worker holds a live lease (a server executing runs must be stopped first). The copy goes into the target in
@@ -18,7 +20,7 @@ import { RimthanError } from '../../core/errors.js';
 import { migratePostgres, quoteSchema } from './postgres-schema.js';
 import { activityValues, rowToActivity, rowToRun, type ActivityRow, type CheckpointRow, type RunRow } from './rows.js';
 import { SqliteRunStore } from './sqlite.js';
-import { sqliteExport, type ExportedRun } from './sqlite-export.js';
+import { EVENT_COLUMNS, sqliteExport, type EventRow, type ExportedRun } from './sqlite-export.js';
 
 /** Lease owner of the source's unfinished runs once they were moved. */
 export const MIGRATED_LEASE_OWNER = 'rimthan-migrate-store';
@@ -52,6 +54,7 @@ function hashRun(hash: ReturnType<typeof createHash>, r: ExportedRun): void {
   hash.update(JSON.stringify(record));
   for (const c of r.checkpoints) hash.update(JSON.stringify([c.run_id, Number(c.revision), c.state, c.created_at]));
   for (const a of r.activities) hash.update(JSON.stringify(rowToActivity(a)));
+  for (const e of r.events) hash.update(JSON.stringify([e.run_id, e.event_id, e.name, Number(e.position), e.payload]));
 }
 
 function columns(rows: readonly unknown[][], width: number): unknown[][] {
@@ -82,6 +85,10 @@ function insertSql(q: string) {
         $8::text[], $9::text[], $10::int[], $11::int[], $12::text[])`,
     inputs: `INSERT INTO ${q}.inputs (sha256, canonical) SELECT * FROM unnest($1::text[], $2::text[])
       ON CONFLICT (sha256) DO NOTHING`,
+    events: `INSERT INTO ${q}.run_events (${EVENT_COLUMNS})
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[])`,
+    readEvents: `SELECT ${EVENT_COLUMNS} FROM ${q}.run_events WHERE run_id = ANY($1::text[])
+      ORDER BY run_id, name COLLATE "C", position`,
     taken: `SELECT run_id FROM ${q}.runs WHERE run_id = ANY($1::text[]) LIMIT 1`,
     readRuns: `SELECT * FROM ${q}.runs WHERE run_id = ANY($1::text[]) ORDER BY created_seq`,
     readCheckpoints: `SELECT run_id, revision, state, created_at FROM ${q}.checkpoints WHERE run_id = ANY($1::text[])
@@ -120,6 +127,10 @@ async function copyPage(
   if (cps.length > 0) await client.query(sql.checkpoints, columns(cps, 4));
   const acts = page.flatMap((r) => r.activities.map((a) => activityValues(a.run_id, rowToActivity(a))));
   if (acts.length > 0) await client.query(sql.activities, columns(acts, 12));
+  const events = page.flatMap((r) =>
+    r.events.map((e) => [e.run_id, e.event_id, e.name, e.position, e.payload, e.sent_at]),
+  );
+  if (events.length > 0) await client.query(sql.events, columns(events, 6));
 }
 
 /** The target's rows of `ids`, in the source's order, grouped like the export. */
@@ -131,11 +142,19 @@ async function readBack(
   const runs = (await client.query<RunRow>(sql.readRuns, [ids])).rows;
   const cps = (await client.query<CheckpointRow>(sql.readCheckpoints, [ids])).rows;
   const acts = (await client.query<ActivityRow>(sql.readActivities, [ids])).rows;
+  const events = (await client.query<EventRow>(sql.readEvents, [ids])).rows;
   const byId = new Map(runs.map((r) => [r.run_id, r]));
   return ids.flatMap((id) => {
     const run = byId.get(id);
     if (run === undefined) return [];
-    return [{ run, checkpoints: cps.filter((c) => c.run_id === id), activities: acts.filter((a) => a.run_id === id) }];
+    return [
+      {
+        run,
+        checkpoints: cps.filter((c) => c.run_id === id),
+        activities: acts.filter((a) => a.run_id === id),
+        events: events.filter((e) => e.run_id === id),
+      },
+    ];
   });
 }
 

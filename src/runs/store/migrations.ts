@@ -151,6 +151,53 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: [],
     postgres: ['ALTER TABLE {s}.runs ALTER COLUMN session_id TYPE TEXT COLLATE "C"'],
   },
+  {
+    // Durable waits (issue 22): a parked run is `running` with no lease and `wait_until` set (a timer, an event or a
+    // child run it awaits); claims take it once that instant passes or an event or child wakes it early. Claims read
+    // unparked and due runs through two partial indexes, so thousands of sleeping runs cost a claim nothing.
+    // Events sent to a run are kept once per (run, event id), numbered per name in arrival order.
+    name: '005-run-waits-events',
+    sqlite: [
+      'ALTER TABLE runs ADD COLUMN wait_until INTEGER',
+      'ALTER TABLE runs ADD COLUMN wait_event TEXT',
+      'ALTER TABLE runs ADD COLUMN wait_child TEXT',
+      'DROP INDEX runs_claimable',
+      `CREATE INDEX runs_ready ON runs (created_seq)
+        WHERE status IN ('pending', 'running') AND checkpoint_revision >= 0 AND wait_until IS NULL`,
+      'CREATE INDEX runs_wait_until ON runs (wait_until) WHERE wait_until IS NOT NULL',
+      'CREATE INDEX runs_parent ON runs (parent_run_id, created_seq) WHERE parent_run_id IS NOT NULL',
+      `CREATE TABLE run_events (
+        run_id TEXT NOT NULL REFERENCES runs (run_id),
+        event_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        position INTEGER NOT NULL CHECK (position >= 0),
+        payload TEXT NOT NULL,
+        sent_at TEXT NOT NULL,
+        PRIMARY KEY (run_id, event_id),
+        UNIQUE (run_id, name, position)
+      ) WITHOUT ROWID`,
+    ],
+    postgres: [
+      'ALTER TABLE {s}.runs ADD COLUMN wait_until BIGINT',
+      'ALTER TABLE {s}.runs ADD COLUMN wait_event TEXT',
+      'ALTER TABLE {s}.runs ADD COLUMN wait_child TEXT',
+      'DROP INDEX {s}.runs_claimable',
+      `CREATE INDEX runs_ready ON {s}.runs (created_seq)
+        WHERE status IN ('pending', 'running') AND checkpoint_revision >= 0 AND wait_until IS NULL`,
+      'CREATE INDEX runs_wait_until ON {s}.runs (wait_until) WHERE wait_until IS NOT NULL',
+      'CREATE INDEX runs_parent ON {s}.runs (parent_run_id, created_seq) WHERE parent_run_id IS NOT NULL',
+      `CREATE TABLE {s}.run_events (
+        run_id TEXT NOT NULL REFERENCES {s}.runs (run_id),
+        event_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        position INTEGER NOT NULL CHECK (position >= 0),
+        payload TEXT NOT NULL,
+        sent_at TEXT NOT NULL,
+        PRIMARY KEY (run_id, event_id),
+        UNIQUE (run_id, name, position)
+      )`,
+    ],
+  },
 ];
 
 /** The schema version this code writes; a database at a higher version was written by newer code. */

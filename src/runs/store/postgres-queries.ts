@@ -38,16 +38,30 @@ export function postgresQueries(q: string) {
     historyAfter: `SELECT ${ACTIVITY_COLUMNS} FROM ${q}.activities WHERE run_id = $1 AND (revision, ordinal) > ($2, $3)
       ORDER BY revision, ordinal LIMIT $4`,
     // A claim is a fencing write (record_revision + 1); a queued seed (pending, checkpoint 0) becomes running.
+    // Ready runs and parked runs whose time came ($5, ms since the epoch) are read through their own partial indexes;
+    // the conditions are repeated beside FOR UPDATE so a row another claim took meanwhile is re-checked and skipped.
+    // Claiming a parked run wakes it: its wait is cleared.
     claim: `WITH picked AS (
         SELECT run_id, lease_owner AS previous_owner FROM ${q}.runs
-        WHERE status IN ('pending', 'running') AND checkpoint_revision >= 0
+        WHERE run_id IN (
+            (SELECT run_id FROM ${q}.runs
+             WHERE status IN ('pending', 'running') AND checkpoint_revision >= 0 AND wait_until IS NULL
+               AND (lease_owner IS NULL OR lease_expires_at <= now()) AND NOT (run_id = ANY($4::text[]))
+             ORDER BY created_seq LIMIT $3)
+            UNION ALL
+            (SELECT run_id FROM ${q}.runs
+             WHERE wait_until IS NOT NULL AND wait_until <= $5 AND status = 'running'
+               AND (lease_owner IS NULL OR lease_expires_at <= now()) AND NOT (run_id = ANY($4::text[]))
+             ORDER BY wait_until LIMIT $3))
+          AND status IN ('pending', 'running') AND checkpoint_revision >= 0
+          AND (wait_until IS NULL OR wait_until <= $5)
           AND (lease_owner IS NULL OR lease_expires_at <= now())
-          AND NOT (run_id = ANY($4::text[]))
         ORDER BY created_seq
         LIMIT $3
         FOR UPDATE SKIP LOCKED
       )
       UPDATE ${q}.runs AS r SET lease_owner = $1, lease_expires_at = now() + $2::float8 * interval '1 millisecond',
+        wait_until = NULL, wait_event = NULL, wait_child = NULL,
         record_revision = r.record_revision + 1, status = 'running',
         status_summary = CASE WHEN r.status = 'pending' THEN 'started' ELSE r.status_summary END
       FROM picked WHERE r.run_id = picked.run_id
@@ -56,7 +70,7 @@ export function postgresQueries(q: string) {
         .join(', ')}, picked.previous_owner`,
     requestCancel: `WITH upd AS (
         UPDATE ${q}.runs SET cancel_requested = true, status_summary = $2, updated_at = $3,
-          record_revision = record_revision + 1
+          record_revision = record_revision + 1, wait_until = NULL, wait_event = NULL, wait_child = NULL
         WHERE run_id = $1 AND status NOT IN ('completed', 'cancelled', 'failed') AND NOT cancel_requested
         RETURNING ${RUN_COLUMNS}
       )

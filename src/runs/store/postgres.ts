@@ -15,6 +15,7 @@ import { PostgresListener, pgDriver } from '../../postgres/index.js';
 import { planCommit, prepareCommit, prepareSeed } from './commit-plan.js';
 import { postgresQueries, type PostgresQueries } from './postgres-queries.js';
 import { migratePostgres, quoteSchema } from './postgres-schema.js';
+import { PostgresWaits } from './postgres-waits.js';
 import { PostgresWriter } from './postgres-writer.js';
 import { rowToSession, type SessionRow } from './sessions.js';
 import {
@@ -34,9 +35,13 @@ import type {
   HistoryQuery,
   ListQuery,
   NewRunRecord,
+  ParkOutcome,
+  RunEvent,
+  RunPark,
   RunRecord,
   RunStatus,
   RunStore,
+  SendEventOutcome,
   SessionQuery,
   SessionSummary,
   StoreObserver,
@@ -90,6 +95,7 @@ export class PostgresRunStore implements RunStore {
   readonly #channel: string;
   readonly #hub = new NotifyHub();
   readonly #observer: StoreObserver | undefined;
+  readonly #waits: PostgresWaits;
   #state: OpenState | undefined;
 
   /** Validates the options; nothing connects before `open()`. */
@@ -100,6 +106,7 @@ export class PostgresRunStore implements RunStore {
     const connection = options.connectionString === undefined ? {} : { connectionString: options.connectionString };
     this.#config = { ...options.pool, ...connection };
     this.#observer = options.observer;
+    this.#waits = new PostgresWaits(() => this.#pool(), quoteSchema(this.#schema));
   }
 
   /** Connects the pool and migrates the schema (serialised across processes by an advisory lock). Idempotent. */
@@ -293,7 +300,13 @@ export class PostgresRunStore implements RunStore {
     checkBatch('limit', limit);
     checkExclude(exclude);
     if (limit === 0) return [];
-    const result = await this.#pool().query<ClaimRow>(this.#sql.claim, [worker_id, lease_ms, limit, [...exclude]]);
+    const result = await this.#pool().query<ClaimRow>(this.#sql.claim, [
+      worker_id,
+      lease_ms,
+      limit,
+      [...exclude],
+      Date.now(),
+    ]);
     const takeovers = result.rows.filter((r) => r.previous_owner !== null && r.previous_owner !== worker_id).length;
     if (result.rows.length > 0) observe(() => this.#observer?.claimed?.({ runs: result.rows.length, takeovers }));
     return result.rows.map(rowToRun).sort((a, b) => a.created_seq - b.created_seq);
@@ -310,6 +323,30 @@ export class PostgresRunStore implements RunStore {
 
   async releaseLease(worker_id: string, run_id: string): Promise<void> {
     await this.#pool().query(this.#sql.release, [worker_id, run_id]);
+  }
+
+  parkRun(park: RunPark): Promise<ParkOutcome> {
+    return this.#waits.parkRun(park);
+  }
+
+  sendEvent(event: RunEvent): Promise<SendEventOutcome> {
+    return this.#waits.sendEvent(event);
+  }
+
+  eventAt(run_id: string, name: string, position: number): Promise<RunEvent | undefined> {
+    return this.#waits.eventAt(run_id, name, position);
+  }
+
+  wakeParent(parent_run_id: string, child_run_id: string): Promise<void> {
+    return this.#waits.wakeParent(parent_run_id, child_run_id);
+  }
+
+  childRuns(parent_run_id: string, query: ListQuery): Promise<RunRecord[]> {
+    return this.#waits.childRuns(parent_run_id, query);
+  }
+
+  nextWakeAt(): Promise<number | undefined> {
+    return this.#waits.nextWakeAt();
   }
 
   /**

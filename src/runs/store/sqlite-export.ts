@@ -1,16 +1,30 @@
 /**
- * Reads a whole SQLite run store for `migrate-store`: runs in creation order, each with every checkpoint and activity
- * entry, and the inputs they refer to, as raw rows (nothing re-encoded, so the copy is byte for byte). The caller holds
+ * Reads a whole SQLite run store for `migrate-store`: runs in creation order, each with every checkpoint, activity
+ * entry and event, and the inputs they refer to, as raw rows (nothing re-encoded, so the copy is byte for byte). The caller holds
  * the file's write lock (BEGIN IMMEDIATE) for the whole read, so no worker or command writes meanwhile.
  */
 import type Database from 'better-sqlite3';
 import type { ActivityRow, CheckpointRow, RunRow } from './rows.js';
 import { ACTIVITY_COLUMNS, RUN_COLUMNS } from './rows.js';
 
+/** A row of `run_events` as stored (the payload is canonical JSON text). */
+export interface EventRow {
+  readonly run_id: string;
+  readonly event_id: string;
+  readonly name: string;
+  readonly position: number;
+  readonly payload: string;
+  readonly sent_at: string;
+}
+
+export const EVENT_COLUMNS = 'run_id, event_id, name, position, payload, sent_at';
+
 export interface ExportedRun {
   readonly run: RunRow;
   readonly checkpoints: readonly CheckpointRow[];
   readonly activities: readonly ActivityRow[];
+  /** The events sent to the run (durable waits), by name and position. */
+  readonly events: readonly EventRow[];
 }
 
 export interface ExportPage {
@@ -39,6 +53,7 @@ export function sqliteExport(db: Database.Database): SqliteExport {
   const activities = db.prepare(
     `SELECT ${ACTIVITY_COLUMNS} FROM activities WHERE run_id = ? ORDER BY revision, ordinal`,
   );
+  const events = db.prepare(`SELECT ${EVENT_COLUMNS} FROM run_events WHERE run_id = ? ORDER BY name, position`);
   const input = db.prepare('SELECT sha256, canonical FROM inputs WHERE sha256 = ?');
   return {
     totals: {
@@ -55,6 +70,7 @@ export function sqliteExport(db: Database.Database): SqliteExport {
           run,
           checkpoints: checkpoints.all(run.run_id) as CheckpointRow[],
           activities: activities.all(run.run_id) as ActivityRow[],
+          events: events.all(run.run_id) as EventRow[],
         })),
         inputs: [...digests].flatMap((sha) => {
           const row = input.get(sha) as { sha256: string; canonical: string } | undefined;

@@ -33,7 +33,8 @@ type StatementName =
   | 'leaseOwner'
   | 'takeLease'
   | 'renewLease'
-  | 'releaseLease';
+  | 'releaseLease'
+  | 'clearWait';
 
 /** The SQLite store's statements by name. */
 export type SqliteStatements = { readonly [K in StatementName]: Database.Statement };
@@ -109,13 +110,22 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
       `SELECT ${ACTIVITY_COLUMNS} FROM activities WHERE run_id = ? AND (revision, ordinal) > (?, ?)
        ORDER BY revision, ordinal LIMIT ?`,
     ),
+    // Ready runs and parked runs whose time came, each through its own partial index (see migration 005).
     claimable: db
       .prepare(
-        `SELECT run_id FROM runs
-         WHERE status IN ('pending', 'running') AND checkpoint_revision >= 0
-           AND (lease_owner IS NULL OR lease_expires_at <= ?)
-           AND run_id NOT IN (SELECT value FROM json_each(?))
-         ORDER BY created_seq LIMIT ?`,
+        `SELECT run_id FROM (
+           SELECT * FROM (SELECT run_id, created_seq FROM runs
+             WHERE status IN ('pending', 'running') AND checkpoint_revision >= 0 AND wait_until IS NULL
+               AND (lease_owner IS NULL OR lease_expires_at <= @now)
+               AND run_id NOT IN (SELECT value FROM json_each(@skip))
+             ORDER BY created_seq LIMIT @limit)
+           UNION ALL
+           SELECT * FROM (SELECT run_id, created_seq FROM runs
+             WHERE wait_until IS NOT NULL AND wait_until <= @now AND status = 'running'
+               AND (lease_owner IS NULL OR lease_expires_at <= @now)
+               AND run_id NOT IN (SELECT value FROM json_each(@skip))
+             ORDER BY wait_until LIMIT @limit))
+         ORDER BY created_seq LIMIT @limit`,
       )
       .pluck(),
     // A claim is a fencing write: it bumps record_revision (see RunStore.claimRuns).
@@ -123,6 +133,7 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
     // A queued seed (pending with checkpoint 0) starts executing here: the claim moves it to running.
     setLease: db.prepare(
       `UPDATE runs SET lease_owner = ?, lease_expires_at = ?, record_revision = record_revision + 1,
+        wait_until = NULL, wait_event = NULL, wait_child = NULL,
         status_summary = CASE WHEN status = 'pending' THEN 'started' ELSE status_summary END, status = 'running'
        WHERE run_id = ?`,
     ),
@@ -131,6 +142,7 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
        WHERE run_id = @run_id AND (lease_owner IS NULL OR lease_owner = @worker_id OR lease_expires_at <= @now)`,
     ),
     renewLease: db.prepare('UPDATE runs SET lease_expires_at = ? WHERE run_id = ? AND lease_owner = ?'),
+    clearWait: db.prepare('UPDATE runs SET wait_until = NULL, wait_event = NULL, wait_child = NULL WHERE run_id = ?'),
     releaseLease: db.prepare(
       'UPDATE runs SET lease_owner = NULL, lease_expires_at = NULL WHERE run_id = ? AND lease_owner = ?',
     ),

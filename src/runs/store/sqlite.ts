@@ -25,6 +25,7 @@ import {
 import { rowToSession, type SessionRow } from './sessions.js';
 import { migrateSqlite } from './sqlite-schema.js';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
+import { SqliteWaits } from './sqlite-waits.js';
 import {
   StoreConflictError,
   type ActivityEntry,
@@ -34,9 +35,13 @@ import {
   type HistoryQuery,
   type ListQuery,
   type NewRunRecord,
+  type ParkOutcome,
+  type RunEvent,
+  type RunPark,
   type RunRecord,
   type RunStatus,
   type RunStore,
+  type SendEventOutcome,
   type SessionQuery,
   type SessionSummary,
   type StoreObserver,
@@ -75,6 +80,7 @@ interface OpenState {
   readonly sql: SqliteStatements;
   readonly writer: GroupCommitWriter;
   readonly cache: RecordCache;
+  readonly waits: SqliteWaits;
 }
 
 /** Cursor ordinal meaning "after every entry of the revision". */
@@ -111,7 +117,7 @@ export class SqliteRunStore implements RunStore {
           setSync: (sync) => db.pragma(`synchronous = ${sync ? 'FULL' : 'NORMAL'}`),
           onBatch: (writes, durationMs, ok) => this.#options.observer?.commitBatch?.({ writes, durationMs, ok }),
         });
-        this.#state = { db, sql, writer, cache };
+        this.#state = { db, sql, writer, cache, waits: new SqliteWaits(db, writer) };
       } catch (error) {
         db.close();
         throw error;
@@ -235,7 +241,10 @@ export class SqliteRunStore implements RunStore {
       if (row === undefined) return undefined;
       const current = rowToRun(row);
       const request = cancelRequestCommit(current, reason, updated_at);
-      return request === undefined ? current : applyCommit(sql, cache, prepareCommit(request));
+      if (request === undefined) return current;
+      // A parked run wakes into its cancellation: a claim takes it at once.
+      sql.clearWait.run(run_id);
+      return applyCommit(sql, cache, prepareCommit(request));
     });
   }
 
@@ -335,10 +344,10 @@ export class SqliteRunStore implements RunStore {
     checkExclude(exclude);
     const { sql, writer } = this.#open();
     const skip = JSON.stringify(exclude);
-    if (limit === 0 || (sql.claimable.all(Date.now(), skip, 1) as string[]).length === 0) return [];
+    if (limit === 0 || (sql.claimable.all({ now: Date.now(), skip, limit: 1 }) as string[]).length === 0) return [];
     const claimed = await writer.write(() => {
       const now = Date.now();
-      const ids = sql.claimable.all(now, skip, limit) as string[];
+      const ids = sql.claimable.all({ now, skip, limit }) as string[];
       let takeovers = 0;
       const records = ids.map((id) => {
         const previous = sql.leaseOwner.get(id) as string | null;
@@ -383,6 +392,30 @@ export class SqliteRunStore implements RunStore {
     return this.#state?.writer.transactions ?? 0;
   }
 
+  parkRun(park: RunPark): Promise<ParkOutcome> {
+    return settleAsync(() => this.#open().waits.parkRun(park));
+  }
+
+  sendEvent(event: RunEvent): Promise<SendEventOutcome> {
+    return settleAsync(() => this.#open().waits.sendEvent(event));
+  }
+
+  eventAt(run_id: string, name: string, position: number): Promise<RunEvent | undefined> {
+    return settleAsync(() => this.#open().waits.eventAt(run_id, name, position));
+  }
+
+  wakeParent(parent_run_id: string, child_run_id: string): Promise<void> {
+    return settleAsync(() => this.#open().waits.wakeParent(parent_run_id, child_run_id));
+  }
+
+  childRuns(parent_run_id: string, query: ListQuery): Promise<RunRecord[]> {
+    return settleAsync(() => this.#open().waits.childRuns(parent_run_id, query));
+  }
+
+  nextWakeAt(): Promise<number | undefined> {
+    return settleAsync(() => this.#open().waits.nextWakeAt());
+  }
+
   /** In-process wake-up: every listener of this store object hears it on a later turn. */
   notify(run_id: string): Promise<void> {
     return settle(() => {
@@ -400,6 +433,15 @@ export class SqliteRunStore implements RunStore {
 function settle<T>(work: () => T): Promise<T> {
   try {
     return Promise.resolve(work());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+/** Like settle, for work that already answers with a promise. */
+function settleAsync<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return work();
   } catch (error) {
     return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }

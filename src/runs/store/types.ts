@@ -320,12 +320,74 @@ export interface RunInsights {
   statusCounts(): Promise<Record<RunStatus, number>>;
 }
 
+/** Latest instant a wait may name (ms since the epoch): a wait without a timeout parks until this. */
+export const WAIT_FOREVER = 8_640_000_000_000_000;
+
+/** A run parking itself: it stays `running`, drops its lease, and no claim takes it before `wait_until`. */
+export interface RunPark {
+  readonly run_id: string;
+  /** The worker holding the lease; a park by anyone else is `stale`. */
+  readonly worker_id: string;
+  /** The record revision the worker holds; a park after another write (a cancel request) is `stale`. */
+  readonly expected_record_revision: number;
+  /** When a claim may take the run again (ms since the epoch; WAIT_FOREVER for none). */
+  readonly wait_until: number;
+  /** The event the run awaits: the one at `position` among the run's events of that name. */
+  readonly event?: { readonly name: string; readonly position: number };
+  /** The child run the run awaits (it wakes when the child ends). */
+  readonly child?: string;
+}
+
+/**
+ * How a park went: `parked`; `ready` (what it awaits is already there: the event was delivered or the child ended, so
+ * nothing was written and the worker goes on); `stale` (the worker no longer holds the run at that revision).
+ */
+export type ParkOutcome = 'parked' | 'ready' | 'stale';
+
+export interface RunEvent {
+  readonly run_id: string;
+  /** Caller-chosen id: a second event with the same id for the same run is a duplicate and is dropped. */
+  readonly event_id: string;
+  readonly name: string;
+  readonly payload: JsonObject;
+  readonly sent_at: string;
+}
+
+/** What sending an event did: kept (and the run woken if it awaits it), a duplicate id, a finished or unknown run. */
+export type SendEventOutcome = 'delivered' | 'duplicate' | 'finished' | 'not_found';
+
+/**
+ * Durable waits: timers, events and child runs. A waiting run is parked (see RunPark): it holds no lease and no
+ * worker's memory; a claim takes it back once its time comes, an event it awaits arrives, or a child it awaits ends.
+ */
+export interface RunWaits {
+  /**
+   * Parks a run its worker holds, in one write: drops the lease and records what it awaits. When the awaited event was
+   * already delivered or the awaited child already ended, nothing is written and the answer is `ready`; the checks run
+   * after the run is locked, so an event or a child ending at the same moment is never missed.
+   */
+  parkRun(park: RunPark): Promise<ParkOutcome>;
+  /**
+   * Keeps an event for a run (at most once per event id) and wakes the run when it is parked awaiting that name. Events
+   * of one name are numbered in arrival order; a run consumes them in that order. A finished run takes no event.
+   */
+  sendEvent(event: RunEvent): Promise<SendEventOutcome>;
+  /** The run's event of `name` at `position` (0-based, arrival order), if it has arrived. */
+  eventAt(run_id: string, name: string, position: number): Promise<RunEvent | undefined>;
+  /** Wakes `parent_run_id` if it is parked awaiting `child_run_id` (the child ended). */
+  wakeParent(parent_run_id: string, child_run_id: string): Promise<void>;
+  /** The runs started with `parent_run_id` set to this run, in creation order (paged like listRuns). */
+  childRuns(parent_run_id: string, query: ListQuery): Promise<RunRecord[]>;
+  /** The earliest instant a parked run is due (ms since the epoch), or undefined when none waits on a timer. */
+  nextWakeAt(): Promise<number | undefined>;
+}
+
 /**
  * A whole run store: every role plus its lifecycle. Both backends (SQLite, PostgreSQL) implement it and the conformance
  * suite (test/runs/store/store-conformance*.ts, organised by role) proves both; consumers ask only for the roles they
  * use.
  */
-export interface RunStore extends RunLedger, RunQueue, RunInsights {
+export interface RunStore extends RunLedger, RunQueue, RunInsights, RunWaits {
   /** Creates the schema (migrations) and prepares statements. Idempotent across processes. */
   open(): Promise<void>;
   close(): Promise<void>;

@@ -6,6 +6,7 @@
  * call appends it, and compare-and-swap fences any other owner out.
  */
 import { RimthanError } from '../../core/errors.js';
+import { cancelChildren, wakeParentOf } from '../executor/child-runs.js';
 import { buildStepCommit } from '../executor/commit-builder.js';
 import { loadRunView, pinnedDefinition } from '../executor/run-loader.js';
 import { MAX_MESSAGE_BYTES } from '../executor/text.js';
@@ -92,6 +93,9 @@ export async function cancelRun(
           continue;
         }
         engine.announce(runId);
+        // Written here, not by an executor: this call takes the run's children down with it and tells its parent.
+        await cancelChildren(engine, runId, () => undefined);
+        await wakeParentOf(engine.store, cancelled);
         return { record: cancelled, idempotent: false };
       }
     }

@@ -17,7 +17,10 @@ import {
   type ExecutorDeps,
 } from '../executor/run-execution.js';
 import type { FlowCatalog } from '../flow/catalog.js';
-import { RunStatus, type RunLedger, type RunQueue, type RunRecord } from '../store/types.js';
+import { RunStatus, type RunLedger, type RunQueue, type RunRecord, type RunWaits } from '../store/types.js';
+import { wakeParentOf } from '../executor/child-runs.js';
+import { childStarter } from './child-start.js';
+import { WakeTimer } from './wake-timer.js';
 import { checkDeployment, type DeploymentCheck, type RemovedVersions } from '../operator/deploy-check.js';
 import { failAbandonedStarts } from './abandoned-starts.js';
 import { DeferredRuns } from './deferred-runs.js';
@@ -33,8 +36,12 @@ interface LocalExecution {
   done: Promise<ExecutionEnd | 'error'>;
 }
 
+/** How long a worker waits before looking again at a parked run that was due but not claimed. */
+const OVERDUE_RECHECK_MS = 1000;
+
 /** Execution ends after which the run's lease is already gone: the commit that left `running` cleared it. */
 const LEASE_CLEARED: ReadonlySet<ExecutionEnd> = new Set<ExecutionEnd>([
+  'parked',
   RunStatus.Interrupted,
   RunStatus.Completed,
   RunStatus.Cancelled,
@@ -47,7 +54,7 @@ const LEASE_CLEARED: ReadonlySet<ExecutionEnd> = new Set<ExecutionEnd>([
  */
 export class Supervisor {
   readonly workerId: string;
-  readonly #store: RunLedger & RunQueue;
+  readonly #store: RunLedger & RunQueue & RunWaits;
   readonly #catalog: FlowCatalog;
   readonly #clock: Clock;
   readonly #leaseMs: number;
@@ -71,6 +78,8 @@ export class Supervisor {
   #timers: NodeJS.Timeout[] = [];
   #unsubscribe: (() => void) | undefined;
   #stopping: Promise<void> | undefined;
+  /** Fires when the earliest parked run this worker knows of is due. */
+  readonly #wakeTimer = new WakeTimer(() => this.#wake());
 
   constructor(options: SupervisorOptions) {
     const {
@@ -101,6 +110,9 @@ export class Supervisor {
       pipelineDepth,
       unknownDefinition,
       tracer: options.tracer,
+      workerId,
+      startChild: (request) => childStarter(this, this.#clock)(request),
+      onParked: (_runId, wakeAt) => this.#wakeTimer.arm(wakeAt),
     };
     this.#engine = this.#makeEngineHandle();
   }
@@ -142,7 +154,10 @@ export class Supervisor {
       timer.unref();
       this.#timers.push(timer);
     };
-    every(this.#leaseMs / 2, () => this.#wake());
+    every(this.#leaseMs / 2, () => {
+      this.#wake();
+      void this.#refreshWakeTimer();
+    });
     every(this.#leaseMs / 3, () => void this.#renew());
     const abandonedMs = this.#abandonedStartMs;
     if (abandonedMs !== false) {
@@ -151,6 +166,22 @@ export class Supervisor {
     }
     this.#wake();
     await this.#pumping;
+    await this.#refreshWakeTimer();
+  }
+
+  /** Arms the wake timer for the earliest parked run of the store (another worker's parks included). */
+  async #refreshWakeTimer(): Promise<void> {
+    if (this.#state !== 'running') return;
+    try {
+      const at = await this.#store.nextWakeAt();
+      if (at === undefined || this.#state !== 'running') return;
+      // Still due after a claim round: every slot is busy (an ending execution claims it) or this worker lacks its
+      // flow (deferred). Look again a little later rather than spin.
+      const now = Date.now();
+      this.#wakeTimer.arm(at <= now ? now + OVERDUE_RECHECK_MS : at);
+    } catch (error) {
+      this.#report(error, { phase: 'claim' });
+    }
   }
 
   /**
@@ -181,6 +212,7 @@ export class Supervisor {
     this.#state = 'stopping';
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers = [];
+    this.#wakeTimer.clear();
     this.#unsubscribe?.();
     await this.#pumping;
     await this.#sweeping; // ends after the write in flight: it checks the state before each one
@@ -305,6 +337,7 @@ export class Supervisor {
       }
       if (claimed.length >= free) this.#pumpAgain = true;
     } while (this.#pumpAgain);
+    if (this.#wakeTimer.due(Date.now())) await this.#refreshWakeTimer();
   }
 
   #launch(record: RunRecord, start: ExecutionStart): void {
@@ -325,6 +358,11 @@ export class Supervisor {
         this.#executions.delete(runId);
         if (end === 'deferred') await this.#defer(record);
         else if (end !== 'error' && !LEASE_CLEARED.has(end)) await this.#release(runId);
+        if (end !== 'error' && LEASE_CLEARED.has(end) && end !== 'parked') {
+          await wakeParentOf(this.#store, record).catch((error: unknown) =>
+            this.#report(error, { phase: 'notify', runId }),
+          );
+        }
         // After a fault the lease is kept until it expires: a natural back-off before this or another worker retries.
         // A run that left `running` lost its lease in the same commit: nothing to release.
         if (end !== 'deferred') this.#deferred.forget(runId);

@@ -13,6 +13,7 @@ import type {
   RunLedger,
   RunQueue,
   RunRecord,
+  RunWaits,
 } from '../store/types.js';
 
 /**
@@ -70,8 +71,8 @@ export type StartOutcome =
   | { readonly kind: 'failed'; readonly stage: StartStage; readonly runId: string; readonly error: unknown };
 
 export interface SupervisorOptions {
-  /** An opened store (its ledger and queue roles); the supervisor never opens or closes it. */
-  readonly store: RunLedger & RunQueue;
+  /** An opened store (its ledger, queue and waits roles); the supervisor never opens or closes it. */
+  readonly store: RunLedger & RunQueue & RunWaits;
   readonly catalog: FlowCatalog;
   /** Lease owner name of this worker (default: a random UUID). At most 256 bytes. */
   readonly workerId?: string;
@@ -162,7 +163,7 @@ export interface LocalSlot {
 
 /** What the session commands need from the supervisor (internal). */
 export interface EngineHandle {
-  readonly store: RunLedger & RunQueue;
+  readonly store: RunLedger & RunQueue & RunWaits;
   readonly catalog: FlowCatalog;
   readonly clock: Clock;
   /** Throws RimthanError('unavailable') unless the supervisor is started and not stopping. */

@@ -1,5 +1,5 @@
 /**
- * `rimthan runs upgrade` and `rimthan runs restart` as an operator types them: the real command, a SQLite store a worker
+ * `rimthan runs upgrade`, `runs restart` and `runs send-event` as an operator types them: the real command, a SQLite store a worker
  * serves, flows from a `--flows` module. The command only writes the store; the worker picks the run up and finishes it.
  * (The library functions behind them are tested on both backends in test/runs/operator.test.ts.)
  */
@@ -61,6 +61,16 @@ export const flows = [
         review: { run: ({ resume, interrupt }) => { if (resume === undefined) interrupt('review?'); }, next: 'finish' },
         finish: { run: ({ state }) => ({ n: state.n + 100 }) },
       },
+    },
+  }),
+  defineFlow({
+    name: 'event_flow',
+    version: 'v1',
+    description: 'waits for an event',
+    inputSchema: N,
+    graph: {
+      start: 'wait',
+      vertices: { wait: { run: async ({ waitForEvent }) => ({ n: (await waitForEvent('go'))?.n ?? -1 }) } },
     },
   }),
   defineFlow({
@@ -212,6 +222,33 @@ describe('rimthan runs upgrade and restart', () => {
     await worker.forSession(session).resume(runId, { ok: true });
     await until(runId, 'completed');
     assert.deepEqual((await store.latestCheckpoint(runId))?.state['flow_state'], { n: 13 });
+  });
+
+  test('send-event wakes a run waiting for that event; an event id is delivered once', async () => {
+    const runId = await startRun('event_flow', { n: 0 });
+    await until(runId, 'running');
+    const send = async (argv: string[]) => {
+      const io = captureIo(work);
+      const code = await runCli(['runs', 'send-event', ...argv, '--store', storeSpec, '--session', session], io);
+      const out = io.stdout.join('\n');
+      return { code, out: out === '' ? undefined : (JSON.parse(out) as JsonObject), err: io.stderr.join('\n') };
+    };
+    const noId = await send([runId, 'go']);
+    assert.equal(noId.code, 2);
+    assert.match(noId.err, /--event-id ID is required/);
+    const badPayload = await send([runId, 'go', '--event-id', 'e1', '--payload', '[1]']);
+    assert.equal(badPayload.code, 2);
+    assert.match(badPayload.err, /--payload must be a JSON object/);
+    const sent = await send([runId, 'go', '--event-id', 'e1', '--payload', '{"n":7}']);
+    assert.equal(sent.code, 0, sent.err);
+    assert.deepEqual(sent.out, { run_id: runId, name: 'go', event_id: 'e1', delivered: true });
+    const repeat = await send([runId, 'go', '--event-id', 'e1', '--payload', '{"n":8}']);
+    assert.equal(repeat.out?.['delivered'], false);
+    await until(runId, 'completed');
+    assert.deepEqual((await store.latestCheckpoint(runId))?.state['flow_state'], { n: 7 });
+    const late = await send([runId, 'go', '--event-id', 'e2']);
+    assert.equal(late.code, 1);
+    assert.equal(late.err, 'rimthan: conflict: run has ended; it takes no events');
   });
 
   test('a run of another session is not found, and nothing is written', async () => {

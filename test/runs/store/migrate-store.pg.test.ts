@@ -147,6 +147,16 @@ describe('migrate-store from SQLite to PostgreSQL', { skip: reason ?? false }, (
         runs['unseeded'] = await sqlite.createRun(
           newRun(sessionId, { definition_name: 'quick_flow', idempotency_key: 'key-1', input_sha256: INPUT_SHA }),
         );
+        // Events kept for a run (durable waits) move with it, numbered as they were.
+        const event = (event_id: string, text: string) => ({
+          run_id: runs['interrupted']?.run_id ?? '',
+          event_id,
+          name: 'note',
+          payload: { text },
+          sent_at: new Date().toISOString(),
+        });
+        assert.equal(await sqlite.sendEvent(event('e-1', 'first')), 'delivered');
+        assert.equal(await sqlite.sendEvent(event('e-2', 'second')), 'delivered');
         await worker.stop(); // the in-flight run stays running at its checkpoint, its lease released
         const all = Object.values(runs);
         const statuses = Object.fromEntries(
@@ -194,6 +204,10 @@ describe('migrate-store from SQLite to PostgreSQL', { skip: reason ?? false }, (
         );
         assert.equal((await target.findByIdempotencyKey(sessionId, 'key-1'))?.run_id, runs['unseeded'].run_id);
         assert.equal(await target.getInput(INPUT_SHA), INPUT_TEXT);
+        const moved = runs['interrupted'].run_id;
+        assert.deepEqual((await target.eventAt(moved, 'note', 0))?.payload, { text: 'first' });
+        assert.deepEqual((await target.eventAt(moved, 'note', 1))?.payload, { text: 'second' });
+        assert.equal(await target.sendEvent(event('e-1', 'again')), 'duplicate', 'event ids stay delivered once');
 
         // The old file keeps its runs held: a worker opened on it by mistake claims nothing, and it cannot move twice.
         const old = new SqliteRunStore(path);

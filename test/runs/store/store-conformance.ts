@@ -1,7 +1,8 @@
 /**
  * One behavioural suite every RunStore backend must pass (SQLite and PostgreSQL call it; no backend copies a case),
  * organised by the store's roles: the lifecycle cases here, then the ledger (store-conformance-ledger*.ts), the queue
- * (store-conformance-queue.ts) and the insights (store-conformance-insights.ts), each in its own describe block.
+ * (store-conformance-queue.ts), the insights (store-conformance-insights.ts) and the waits
+ * (store-conformance-waits.ts), each in its own describe block.
  *
  * `makeStore` returns a NEW, not yet opened handle on the SAME backing database each time it is called (the suite
  * opens several: a second worker, a reopen after close). `cleanup` removes the backing database after the suite.
@@ -16,6 +17,7 @@ import { describeInsightsCases } from './store-conformance-insights.js';
 import { describeLedgerBatchCases } from './store-conformance-ledger-batches.js';
 import { describeLedgerCases } from './store-conformance-ledger.js';
 import { describeQueueCases } from './store-conformance-queue.js';
+import { describeWaitCases } from './store-conformance-waits.js';
 
 export interface ConformanceOptions {
   /** When set, every case is skipped with this reason. */
@@ -66,6 +68,8 @@ export function describeRunStoreConformance(
     describe('queue', () => describeQueueCases(() => store, another));
 
     describe('insights', () => describeInsightsCases(() => store));
+
+    describe('waits', () => describeWaitCases(() => store, another));
 
     test('200 concurrent starts are all durable and visible after close and reopen', async () => {
       const session = randomUUID();
