@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import type { JsonObject } from '../../../src/core/index.js';
 import { MAIN, spawnServe } from '../../support/serve-process.js';
 import type { ServeProcess } from '../../support/serve-process.js';
-import { Participant } from '../../mcp/support/participant.js';
+import { LIBRARY_HOST, Participant } from '../../mcp/support/participant.js';
 import type { CallOutcome } from '../../mcp/support/participant.js';
 import { fromRouteToCompletion, toRouteQuestion } from '../../mcp/support/research-run.js';
 
@@ -135,7 +135,7 @@ describe('MCP Inspector CLI 2.12.0 and the conformance suite 0.1.13 (2025-era cl
 
   test('the Inspector drives research-decision to completed over HTTP with a bearer token', async () => {
     const target = [authed.url, '--header', `Authorization: Bearer ${TOKEN}`];
-    const p = new Participant(inspectorCaller(target));
+    const p = new Participant(inspectorCaller(target), LIBRARY_HOST);
     await toRouteQuestion(p);
     assert.deepEqual(await fromRouteToCompletion(p), ['validation_failed', 'advanced', 'completed']);
   });
