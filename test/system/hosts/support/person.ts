@@ -25,16 +25,19 @@ export function personPrompt(scenario: Scenario): string {
   ].join('\n');
 }
 
-/** What Claude Code really has in `claude -p`: MCP tools and resources, the Agent tool, no project-local writes. */
+/**
+ * What Claude Code really has in `claude -p`: MCP tools and resources, the Agent tool, no project-local writes; its
+ * subagents read the workspace, the web and (Bash limited to read-only git) the repository history.
+ */
 const CLAUDE_CODE_CAPABILITIES = {
   host_capabilities: ['mcp.tools', 'mcp.resources', 'native-subagents', 'structured-reports'],
-  validator_capabilities: ['workspace.read', 'web.read'],
+  validator_capabilities: ['workspace.read', 'web.read', 'git.read'],
 };
 
-/** What Codex really has in `codex exec`: MCP tools and resources, spawn_agent subagents. */
+/** What Codex really has in `codex exec`: MCP tools and resources, spawn_agent subagents with a read-only shell. */
 const CODEX_CAPABILITIES = {
   host_capabilities: ['mcp.tools', 'mcp.resources', 'native-subagents', 'structured-reports'],
-  validator_capabilities: ['workspace.read', 'web.read'],
+  validator_capabilities: ['workspace.read', 'web.read', 'git.read'],
 };
 
 /**
