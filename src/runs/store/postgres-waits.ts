@@ -5,8 +5,7 @@
  */
 import type pg from 'pg';
 import { withTransaction } from '../../postgres/index.js';
-import { rowToRun, type RunRow } from './rows.js';
-import { RUN_COLUMNS } from './rows.js';
+import { RUN_COLUMNS, rowToEvent, rowToRun, type EventRow, type RunRow } from './rows.js';
 import type { ListQuery, ParkOutcome, RunEvent, RunPark, RunRecord, SendEventOutcome } from './types.js';
 import { CHILD_ENDED, checkEvent, checkEventLookup, checkPark } from './validate-waits.js';
 import { checkListQuery, checkRunId } from './validate.js';
@@ -35,14 +34,6 @@ function waitQueries(q: string) {
       ORDER BY created_seq LIMIT $3`,
     nextWake: `SELECT min(wait_until) AS at FROM ${q}.runs WHERE wait_until IS NOT NULL AND status = 'running'`,
   } as const;
-}
-
-interface EventRow {
-  run_id: string;
-  event_id: string;
-  name: string;
-  payload: string;
-  sent_at: string;
 }
 
 /** The RunWaits role of the PostgreSQL store, over its pool and (quoted) schema. */
@@ -99,7 +90,7 @@ export class PostgresWaits {
   async eventAt(run_id: string, name: string, position: number): Promise<RunEvent | undefined> {
     checkEventLookup(run_id, name, position);
     const row = (await this.#pool().query<EventRow>(this.#sql.eventAt, [run_id, name, position])).rows[0];
-    return row === undefined ? undefined : { ...row, payload: JSON.parse(row.payload) as RunEvent['payload'] };
+    return row === undefined ? undefined : rowToEvent(row);
   }
 
   async wakeParent(parent_run_id: string, child_run_id: string): Promise<void> {

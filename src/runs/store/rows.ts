@@ -9,6 +9,7 @@ import type {
   ArtifactNamespace,
   Checkpoint,
   InterruptInfo,
+  RunEvent,
   RunRecord,
   RunStatus,
 } from './types.js';
@@ -171,4 +172,18 @@ export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const code = (error as { code?: unknown }).code;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+/** A `run_events` row as both drivers return it (the payload is stored as JSON text). */
+export interface EventRow {
+  run_id: string;
+  event_id: string;
+  name: string;
+  payload: string;
+  sent_at: string;
+}
+
+/** Converts a stored event row into the public event, decoding its payload. */
+export function rowToEvent(row: EventRow): RunEvent {
+  return { ...row, payload: JSON.parse(row.payload) as RunEvent['payload'] };
 }

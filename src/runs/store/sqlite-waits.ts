@@ -4,7 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { GroupCommitWriter } from './group-commit.js';
-import { RUN_COLUMNS, rowToRun, type RunRow } from './rows.js';
+import { RUN_COLUMNS, rowToEvent, rowToRun, type EventRow, type RunRow } from './rows.js';
 import type { ListQuery, ParkOutcome, RunEvent, RunPark, RunRecord, SendEventOutcome } from './types.js';
 import { checkEvent, checkEventLookup, checkPark } from './validate-waits.js';
 import { checkListQuery, checkRunId, isTerminal } from './validate.js';
@@ -47,14 +47,6 @@ function prepareWaitStatements(db: Database.Database) {
       .prepare(`SELECT min(wait_until) FROM runs WHERE wait_until IS NOT NULL AND status = 'running'`)
       .pluck(),
   };
-}
-
-interface EventRow {
-  run_id: string;
-  event_id: string;
-  name: string;
-  payload: string;
-  sent_at: string;
 }
 
 /** The RunWaits role of the SQLite store, over its open database and writer. */
@@ -109,7 +101,7 @@ export class SqliteWaits {
     return settle(() => {
       checkEventLookup(run_id, name, position);
       const row = this.#sql.eventAt.get(run_id, name, position) as EventRow | undefined;
-      return row === undefined ? undefined : { ...row, payload: JSON.parse(row.payload) as RunEvent['payload'] };
+      return row === undefined ? undefined : rowToEvent(row);
     });
   }
 

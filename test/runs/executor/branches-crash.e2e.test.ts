@@ -11,47 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeCheckpoint } from '../../../src/runs/executor/checkpoint-state.js';
 import { FlowCatalog } from '../../../src/runs/flow/catalog.js';
-import { PostgresRunStore } from '../../../src/runs/store/postgres.js';
-import { SqliteRunStore } from '../../../src/runs/store/sqlite.js';
-import type { RunStore } from '../../../src/runs/store/types.js';
 import { Supervisor } from '../../../src/runs/supervisor/supervisor.js';
-import { dropSchema, postgresSkipReason, TEST_PG_URL, uniqueSchema } from '../../support/postgres.js';
 import { branchCrashFlow } from '../fixtures/branch-crash-flow.js';
 import { readExecutions } from '../fixtures/crash-flow.js';
 import { checkpointedVertices, spawnCrashWorker } from '../fixtures/crash-harness.js';
-import type { CrashWorkerConfig } from '../fixtures/crash-worker.js';
+import { crashBackends } from '../fixtures/crash-backends.js';
 import { fullHistory, waitFor } from '../helpers.js';
 
 const RUNS = 4;
-const pgReason = await postgresSkipReason();
-
-interface Backend {
-  readonly name: string;
-  readonly skip?: string;
-  open(dir: string): { store: RunStore; config: CrashWorkerConfig['store']; drop(): Promise<void> };
-}
-
-const backends: Backend[] = [
-  {
-    name: 'SQLite',
-    open(dir) {
-      const path = join(dir, 'runs.db');
-      return { store: new SqliteRunStore(path), config: { kind: 'sqlite', path }, drop: () => Promise.resolve() };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    ...(pgReason === undefined ? {} : { skip: pgReason }),
-    open() {
-      const schema = uniqueSchema('runs_branch_crash');
-      return {
-        store: new PostgresRunStore({ connectionString: TEST_PG_URL, schema, pool: { max: 4 } }),
-        config: { kind: 'postgres', url: TEST_PG_URL, schema },
-        drop: () => dropSchema(schema),
-      };
-    },
-  },
-];
+const backends = await crashBackends('runs_branch_crash');
 
 for (const backend of backends) {
   describe(`parallel branches across a crash: ${backend.name}`, { skip: backend.skip ?? false }, () => {

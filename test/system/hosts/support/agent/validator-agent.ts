@@ -7,19 +7,15 @@
  */
 import type { ModelTurn, Transcript } from '../transcript.js';
 import { callsWithResults, taskText } from '../transcript.js';
+import type { Finding } from '../../../../../src/guided/engine/reports.js';
 import type { HostVocabulary } from './host-vocabulary.js';
 
 const VALIDATOR_LINE = /^Validator: ([a-z][a-z0-9-]*)@([0-9][0-9A-Za-z.+-]*)$/m;
 const ROUND_LINE = /^Step: ([a-z][a-z0-9-]*), validation round ([1-9][0-9]*)$/m;
 const INPUT_LINE = /^- ([a-z][a-z0-9-]*): (\S+)$/gm;
 
-/** A finding of a report. */
-export interface Finding {
-  readonly severity: 'error' | 'warning' | 'info';
-  readonly message: string;
-  readonly artifact_id?: string;
-  readonly location?: string;
-}
+/** A finding of a report: the engine's own shape. */
+export type { Finding };
 
 /** One JSON report, as the validator subagent text asks for. */
 export interface ValidatorReport {
