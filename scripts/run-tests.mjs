@@ -2,7 +2,7 @@
 // Runs the compiled test files under dist/test with Node's own test runner.
 //   node scripts/run-tests.mjs [--unit] [<substring>...]
 // With no `--unit` it runs every file, one process per file (`node --test`): the full gate. Substrings keep the files
-// whose dist path contains one of them.
+// whose dist path contains one of them. Files that change machine-wide state (MACHINE_WIDE) run alone after the rest.
 // `--unit` keeps the unit files only (not *.e2e.test.js, not *.pg.test.js) and runs them in a few shard processes (one
 // per core, scripts/unit-shard.mjs) that each import many files, so a module graph is loaded once per shard rather than
 // once per file. Each shard preloads scripts/unit-guard.mjs: a unit file that starts a process or connects to
@@ -44,9 +44,20 @@ if (selected.length === 0) {
   process.exit(1);
 }
 
+// Files that change machine-wide state other files' processes read run alone, after the rest: the Claude Code rollout
+// test places a managed-settings fragment in /etc/claude-code/managed-settings.d/ (when root), whose
+// allowedMcpServers makes every concurrently running `claude` refuse its own servers.
+const MACHINE_WIDE = ['system/hosts/claude-code-rollout.e2e.test.js'];
+const alone = (f) => MACHINE_WIDE.some((m) => f.endsWith(m));
+
 if (!unit) {
-  const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...selected], { stdio: 'inherit' });
-  process.exit(result.status ?? 1);
+  let status = 0;
+  for (const batch of [selected.filter((f) => !alone(f)), selected.filter(alone)]) {
+    if (batch.length === 0) continue;
+    const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...batch], { stdio: 'inherit' });
+    if (result.status !== 0) status = result.status ?? 1;
+  }
+  process.exit(status);
 }
 
 // Unit shards: the largest files first, each to the shard with the fewest bytes so far (sizes stand in for cost).
