@@ -6,6 +6,7 @@ import type {
   ActivityEntry,
   Checkpoint,
   Commit,
+  ConcurrencySlot,
   DefinitionUse,
   HistoryQuery,
   ListQuery,
@@ -159,5 +160,19 @@ export class ObservedStore implements RunStore {
   }
   nextWakeAt(): Promise<number | undefined> {
     return this.#inner.nextWakeAt();
+  }
+  async createLimitedRun(record: NewRunRecord, seed: Commit, slot: ConcurrencySlot): Promise<RunRecord> {
+    this.writes++;
+    return this.#seen(await this.#inner.createLimitedRun(record, seed, slot));
+  }
+  async seedLimitedRun(seed: Commit, slot: ConcurrencySlot): Promise<RunRecord> {
+    this.writes++;
+    return this.#seen(await this.#inner.seedLimitedRun(seed, slot));
+  }
+  promoteAfter(run_id: string): Promise<string[]> {
+    return this.#inner.promoteAfter(run_id);
+  }
+  promoteWaiting(limit: number): Promise<string[]> {
+    return this.#inner.promoteWaiting(limit);
   }
 }

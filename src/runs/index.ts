@@ -5,6 +5,7 @@
  */
 export { defineFlow } from './flow/define.js';
 export type {
+  ConcurrencySpec,
   EdgeSpec,
   FlowSpec,
   GraphSpec,
@@ -86,6 +87,8 @@ export {
   type RunEvent,
   type RunPark,
   type RunWaits,
+  type ConcurrencySlot,
+  type RunConcurrency,
   type SendEventOutcome,
   WAIT_FOREVER,
   type RunInsights,

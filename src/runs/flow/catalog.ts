@@ -7,6 +7,7 @@ import { RimthanError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import { SchemaCompiler, type CompiledSchema, type SchemaCheck } from '../../core/schema.js';
 import { checkFlowSchema } from './check-schema.js';
+import { compileConcurrency, type CompiledConcurrency } from './concurrency.js';
 import { compileGraph, VERTEX_ID_PATTERN, type CompiledGraph } from './graph.js';
 import type { FlowSpec } from './types.js';
 
@@ -34,6 +35,8 @@ export interface FlowDefinition {
   validateState(value: unknown): SchemaCheck;
   /** Older versions this one can take over, by version (see UpgradeSpec). */
   readonly upgrades: ReadonlyMap<string, CompiledUpgrade>;
+  /** Its concurrency limit (FlowSpec.concurrency), or undefined when its runs are not limited. */
+  readonly concurrency?: CompiledConcurrency;
 }
 
 /** A checked upgrade declaration. */
@@ -105,6 +108,7 @@ function compileDefinition(compiler: SchemaCompiler, spec: FlowSpec<JsonObject, 
   const stateSchema = spec.stateSchema === undefined ? undefined : checkFlowSchema('stateSchema', spec.stateSchema);
   const graph = compileGraph(spec.graph);
   const upgrades = compileUpgrades(spec, graph);
+  const concurrency = compileConcurrency(spec.concurrency);
   let validateInput: CompiledSchema;
   let validateResume: CompiledSchema = () => NO_RESUME;
   let validateState: CompiledSchema = () => ANY_STATE;
@@ -129,6 +133,7 @@ function compileDefinition(compiler: SchemaCompiler, spec: FlowSpec<JsonObject, 
     graph,
     validateState,
     upgrades,
+    ...(concurrency === undefined ? {} : { concurrency }),
   });
 }
 

@@ -178,4 +178,23 @@ export interface FlowSpec<I extends JsonObject, S extends JsonObject> {
   /** Older versions whose interrupted runs this version can take over (see UpgradeSpec). */
   readonly upgrades?: readonly UpgradeSpec<S>[];
   readonly graph: GraphSpec<S, I>;
+  /** At most `limit` runs of this flow (by name, across its versions) execute at once; see ConcurrencySpec. */
+  readonly concurrency?: ConcurrencySpec<I>;
+}
+
+/**
+ * A bound on how many runs of a flow execute at once: flow-wide, or per key computed from the run's input (like
+ * Hatchet or Inngest concurrency keys). Runs beyond it are acknowledged (their seed is durable) and wait as `pending`,
+ * starting in creation order as slots free. A run holds its slot until it is terminal: while running, parked on a
+ * sleep, event or child, and while interrupted. The bound counts runs of the flow name across its versions that
+ * declare a limit; the limit applied is the one of the version that last admitted or started a run of the key.
+ */
+export interface ConcurrencySpec<I extends JsonObject = JsonObject> {
+  /** Integer 1..10000. */
+  readonly limit: number;
+  /**
+   * The key of a run (a non-empty string of at most 256 bytes); absent = one key for the whole flow. A key function
+   * that throws or answers anything else refuses the start with `invalid_input`.
+   */
+  readonly key?: (input: Readonly<I>) => string;
 }

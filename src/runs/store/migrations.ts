@@ -198,6 +198,39 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    // Concurrency limits per key (issue 22; see RunConcurrency): a run of a limited flow carries its slot key; one
+    // row per (flow name, key) holds the limit and is the lock that admission and promotion take. A run waiting for a
+    // slot is `pending` with its seed and `wait_until` set, which no claim ever takes (claims read only unparked
+    // pending runs). Both indexes are partial on `slot_key`, so runs of unlimited flows add nothing to them.
+    name: '007-concurrency-slots',
+    sqlite: [
+      'ALTER TABLE runs ADD COLUMN slot_key TEXT',
+      `CREATE INDEX runs_slot_holders ON runs (definition_name, slot_key)
+        WHERE slot_key IS NOT NULL AND status IN ('pending', 'running', 'interrupted')`,
+      `CREATE INDEX runs_slot_waiting ON runs (definition_name, slot_key, created_seq)
+        WHERE slot_key IS NOT NULL AND status = 'pending' AND wait_until IS NOT NULL`,
+      `CREATE TABLE run_slot_keys (
+        definition_name TEXT NOT NULL,
+        slot_key TEXT NOT NULL,
+        slot_limit INTEGER NOT NULL CHECK (slot_limit >= 1),
+        PRIMARY KEY (definition_name, slot_key)
+      ) WITHOUT ROWID`,
+    ],
+    postgres: [
+      'ALTER TABLE {s}.runs ADD COLUMN slot_key TEXT COLLATE "C"',
+      `CREATE INDEX runs_slot_holders ON {s}.runs (definition_name, slot_key)
+        WHERE slot_key IS NOT NULL AND status IN ('pending', 'running', 'interrupted')`,
+      `CREATE INDEX runs_slot_waiting ON {s}.runs (definition_name, slot_key, created_seq)
+        WHERE slot_key IS NOT NULL AND status = 'pending' AND wait_until IS NOT NULL`,
+      `CREATE TABLE {s}.run_slot_keys (
+        definition_name TEXT NOT NULL,
+        slot_key TEXT COLLATE "C" NOT NULL,
+        slot_limit INTEGER NOT NULL CHECK (slot_limit >= 1),
+        PRIMARY KEY (definition_name, slot_key)
+      )`,
+    ],
+  },
 ];
 
 /** The schema version this code writes; a database at a higher version was written by newer code. */

@@ -16,6 +16,7 @@ import { planCommit, prepareCommit, prepareSeed } from './commit-plan.js';
 import { postgresQueries, type PostgresQueries } from './postgres-queries.js';
 import { migratePostgres, quoteSchema } from './postgres-schema.js';
 import { PostgresWaits } from './postgres-waits.js';
+import { PostgresConcurrency } from './postgres-concurrency.js';
 import { PostgresWriter } from './postgres-writer.js';
 import { rowToSession, type SessionRow } from './sessions.js';
 import {
@@ -31,6 +32,7 @@ import type {
   ActivityEntry,
   Checkpoint,
   Commit,
+  ConcurrencySlot,
   DefinitionUse,
   HistoryQuery,
   ListQuery,
@@ -96,6 +98,7 @@ export class PostgresRunStore implements RunStore {
   readonly #hub = new NotifyHub();
   readonly #observer: StoreObserver | undefined;
   readonly #waits: PostgresWaits;
+  readonly #slots: PostgresConcurrency;
   #state: OpenState | undefined;
 
   /** Validates the options; nothing connects before `open()`. */
@@ -107,6 +110,11 @@ export class PostgresRunStore implements RunStore {
     this.#config = { ...options.pool, ...connection };
     this.#observer = options.observer;
     this.#waits = new PostgresWaits(() => this.#pool(), quoteSchema(this.#schema));
+    this.#slots = new PostgresConcurrency(
+      () => this.#pool(),
+      quoteSchema(this.#schema),
+      (sha256) => this.#open().writer.stagedInput(sha256),
+    );
   }
 
   /** Connects the pool and migrates the schema (serialised across processes by an advisory lock). Idempotent. */
@@ -347,6 +355,23 @@ export class PostgresRunStore implements RunStore {
 
   nextWakeAt(): Promise<number | undefined> {
     return this.#waits.nextWakeAt();
+  }
+
+  async createLimitedRun(record: NewRunRecord, seed: Commit, slot: ConcurrencySlot): Promise<RunRecord> {
+    checkNewRun(record);
+    return this.#slots.createLimitedRun(record, seed, slot);
+  }
+
+  seedLimitedRun(seed: Commit, slot: ConcurrencySlot): Promise<RunRecord> {
+    return this.#slots.seedLimitedRun(seed, slot);
+  }
+
+  promoteAfter(run_id: string): Promise<string[]> {
+    return this.#slots.promoteAfter(run_id);
+  }
+
+  promoteWaiting(limit: number): Promise<string[]> {
+    return this.#slots.promoteWaiting(limit);
   }
 
   /**

@@ -26,11 +26,13 @@ import { rowToSession, type SessionRow } from './sessions.js';
 import { migrateSqlite } from './sqlite-schema.js';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 import { SqliteWaits } from './sqlite-waits.js';
+import { SqliteConcurrency } from './sqlite-concurrency.js';
 import {
   StoreConflictError,
   type ActivityEntry,
   type Checkpoint,
   type Commit,
+  type ConcurrencySlot,
   type DefinitionUse,
   type HistoryQuery,
   type ListQuery,
@@ -81,6 +83,7 @@ interface OpenState {
   readonly writer: GroupCommitWriter;
   readonly cache: RecordCache;
   readonly waits: SqliteWaits;
+  readonly slots: SqliteConcurrency;
 }
 
 /** Cursor ordinal meaning "after every entry of the revision". */
@@ -117,7 +120,11 @@ export class SqliteRunStore implements RunStore {
           setSync: (sync) => db.pragma(`synchronous = ${sync ? 'FULL' : 'NORMAL'}`),
           onBatch: (writes, durationMs, ok) => this.#options.observer?.commitBatch?.({ writes, durationMs, ok }),
         });
-        this.#state = { db, sql, writer, cache, waits: new SqliteWaits(db, writer) };
+        const slots = new SqliteConcurrency(db, writer, {
+          insertRun: (record) => insertRun(sql, cache, record),
+          apply: (prepared) => applyCommit(sql, cache, prepared),
+        });
+        this.#state = { db, sql, writer, cache, waits: new SqliteWaits(db, writer), slots };
       } catch (error) {
         db.close();
         throw error;
@@ -161,29 +168,8 @@ export class SqliteRunStore implements RunStore {
     checkNewRun(record);
     const prepared = seed === undefined ? undefined : prepareSeed(record, seed);
     const { sql, writer, cache } = this.#open();
-    const params = {
-      run_id: record.run_id,
-      session_id: record.session_id,
-      definition_name: record.definition_name,
-      definition_version: record.definition_version,
-      parent_run_id: record.parent_run_id,
-      input_sha256: record.input_sha256,
-      idempotency_key: record.idempotency_key,
-      status: record.status,
-      status_summary: record.status_summary,
-      cancel_requested: record.cancel_requested ? 1 : 0,
-      ...encodeJsonColumns(record),
-      created_at: record.created_at,
-      updated_at: record.updated_at,
-    };
     return writer.write(() => {
-      try {
-        sql.insertRun.run(params);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new StoreConflictError('run id or idempotency key already exists');
-        throw error;
-      }
-      const created = cache.set(rowToRun(sql.runById.get(record.run_id) as RunRow));
+      const created = insertRun(sql, cache, record);
       // In the same savepoint: a refused seed rolls the record back too.
       return prepared === undefined ? created : applyCommit(sql, cache, prepared);
     });
@@ -416,6 +402,25 @@ export class SqliteRunStore implements RunStore {
     return settleAsync(() => this.#open().waits.nextWakeAt());
   }
 
+  createLimitedRun(record: NewRunRecord, seed: Commit, slot: ConcurrencySlot): Promise<RunRecord> {
+    return settleAsync(() => {
+      checkNewRun(record);
+      return this.#open().slots.createLimitedRun(record, seed, slot);
+    });
+  }
+
+  seedLimitedRun(seed: Commit, slot: ConcurrencySlot): Promise<RunRecord> {
+    return settleAsync(() => this.#open().slots.seedLimitedRun(seed, slot));
+  }
+
+  promoteAfter(run_id: string): Promise<string[]> {
+    return settleAsync(() => this.#open().slots.promoteAfter(run_id));
+  }
+
+  promoteWaiting(limit: number): Promise<string[]> {
+    return settleAsync(() => this.#open().slots.promoteWaiting(limit));
+  }
+
   /** In-process wake-up: every listener of this store object hears it on a later turn. */
   notify(run_id: string): Promise<void> {
     return settle(() => {
@@ -454,6 +459,31 @@ function currentRecord(sql: SqliteStatements, cache: RecordCache, commit: Commit
   const row = sql.runById.get(commit.run_id) as RunRow | undefined;
   if (row === undefined) throw new RimthanError('not_found', 'run not found');
   return rowToRun(row);
+}
+
+/** Inserts a new, unseeded record inside the batch transaction; a duplicate id or idempotency key is a conflict. */
+function insertRun(sql: SqliteStatements, cache: RecordCache, record: NewRunRecord): RunRecord {
+  try {
+    sql.insertRun.run({
+      run_id: record.run_id,
+      session_id: record.session_id,
+      definition_name: record.definition_name,
+      definition_version: record.definition_version,
+      parent_run_id: record.parent_run_id,
+      input_sha256: record.input_sha256,
+      idempotency_key: record.idempotency_key,
+      status: record.status,
+      status_summary: record.status_summary,
+      cancel_requested: record.cancel_requested ? 1 : 0,
+      ...encodeJsonColumns(record),
+      created_at: record.created_at,
+      updated_at: record.updated_at,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new StoreConflictError('run id or idempotency key already exists');
+    throw error;
+  }
+  return cache.set(rowToRun(sql.runById.get(record.run_id) as RunRow));
 }
 
 /** Executes one commit inside the batch transaction (its own savepoint). */

@@ -387,8 +387,42 @@ export interface RunWaits {
  * suite (test/runs/store/store-conformance*.ts, organised by role) proves both; consumers ask only for the roles they
  * use.
  */
-export interface RunStore extends RunLedger, RunQueue, RunInsights, RunWaits {
+export interface RunStore extends RunLedger, RunQueue, RunInsights, RunWaits, RunConcurrency {
   /** Creates the schema (migrations) and prepares statements. Idempotent across processes. */
   open(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The slot a run of a limited flow asks for (see RunConcurrency): at most `limit` runs of the flow name with the same
+ * `key` hold one at once. `key` is '' for a flow-wide limit, else 1..256 bytes; `limit` is an integer 1..10000.
+ */
+export interface ConcurrencySlot {
+  readonly key: string;
+  readonly limit: number;
+}
+
+/**
+ * Concurrency limits per key (issue 22): runs of a flow that declares `concurrency` take a slot of their
+ * (definition name, key) when they are seeded. A run holds its slot from admission until it is terminal (running,
+ * parked on a wait or interrupted: it keeps it); a run that finds no free slot is seeded durably but stays `pending`
+ * and unclaimable, waiting, until a promotion admits it, oldest first. Admission and promotion lock the key's row, so
+ * the bound holds across every worker of one store. Runs of flows without a limit never touch this role.
+ */
+export interface RunConcurrency {
+  /**
+   * createRun with its seed for a run of a limited flow, in ONE atomic write that also decides its slot: the seed must
+   * be a queued one (status `pending`, no lease). Admitted (a slot is free and no older run of the key waits): written
+   * as the seed leaves it, claimable at once. Otherwise: written `pending` with the seed, waiting for a slot.
+   */
+  createLimitedRun(record: NewRunRecord, seed: Commit, slot: ConcurrencySlot): Promise<RunRecord>;
+  /** The same for the seed of an existing, unseeded pending run (a start retried after its seed was lost). */
+  seedLimitedRun(seed: Commit, slot: ConcurrencySlot): Promise<RunRecord>;
+  /**
+   * Admits waiting runs of the run's (definition name, key) while slots are free, oldest first; returns their ids
+   * (claimable now). A run without a slot key (an unlimited flow) promotes nothing.
+   */
+  promoteAfter(run_id: string): Promise<string[]>;
+  /** The sweep: promotes for up to `limit` (1..1000) keys that have waiting runs; returns the ids admitted. */
+  promoteWaiting(limit: number): Promise<string[]>;
 }

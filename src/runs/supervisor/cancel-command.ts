@@ -13,6 +13,7 @@ import { MAX_MESSAGE_BYTES } from '../executor/text.js';
 import { cancelStep } from '../executor/steps.js';
 import { RunStatus, StoreConflictError, type RunRecord } from '../store/types.js';
 import { runConflict, runNotFound } from './errors.js';
+import { promoteAfterEnd } from './concurrency.js';
 import type { EngineHandle } from './types.js';
 
 const MAX_TRIES = 16;
@@ -96,6 +97,7 @@ export async function cancelRun(
         // Written here, not by an executor: this call takes the run's children down with it and tells its parent.
         await cancelChildren(engine, runId, () => undefined);
         await wakeParentOf(engine.store, cancelled);
+        await promoteAfterEnd(engine, cancelled);
         return { record: cancelled, idempotent: false };
       }
     }

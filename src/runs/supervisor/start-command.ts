@@ -11,8 +11,15 @@ import { loadInput, pinnedDefinition } from '../executor/run-loader.js';
 import { freezeState } from '../executor/state-update.js';
 import { failStep, seedStep } from '../executor/steps.js';
 import type { FlowDefinition } from '../flow/catalog.js';
-import { RunStatus, StoreConflictError, type NewRunRecord, type RunRecord } from '../store/types.js';
+import {
+  RunStatus,
+  StoreConflictError,
+  type ConcurrencySlot,
+  type NewRunRecord,
+  type RunRecord,
+} from '../store/types.js';
 import { runConflict, runNotFound, unknownDefinition } from './errors.js';
+import { createLimitedRun, seedLimitedRun, slotOf, slotRefusal } from './concurrency.js';
 import type { EngineHandle } from './types.js';
 
 const MAX_TRIES = 4;
@@ -86,6 +93,19 @@ export async function startRun(engine: EngineHandle, sessionId: string, runId: s
       throw unknownDefinition(record);
     }
     const { input, state } = await initialState(engine, record, def);
+    if (def.concurrency !== undefined) {
+      const limited = slotOf(def, input);
+      if (!limited.ok) {
+        await failUnseeded(engine, record, limited.message);
+        throw slotRefusal(limited.message);
+      }
+      try {
+        if (limited.slot !== undefined) return await seedLimitedRun(engine, record, def, state, limited.slot);
+      } catch (error) {
+        if (!(error instanceof StoreConflictError)) throw error;
+        continue;
+      }
+    }
     const slot = engine.reserveSlot();
     const step = seedStep({
       record,
@@ -123,7 +143,10 @@ export async function createSeededRun(
   def: FlowDefinition,
   input: JsonObject,
   state: JsonObject,
+  limited?: ConcurrencySlot,
 ): Promise<RunRecord> {
+  // A run of a limited flow never takes a local slot: the store admits it (claimable) or keeps it waiting.
+  if (limited !== undefined) return createLimitedRun(engine, record, def, state, limited);
   const slot = engine.reserveSlot();
   const step = seedStep({
     record: { ...record, created_seq: 0, record_revision: 0 },

@@ -8,6 +8,7 @@ import { canonicalObject, firstIssue } from '../../core/canonical-object.js';
 import { RunStatus, StoreConflictError, type RunRecord } from '../store/types.js';
 import { applyPrepareRun, buildNewRun } from './new-run.js';
 import { createSeededRun, failUnseeded, initialStateOf, startRun } from './start-command.js';
+import { slotOf } from './concurrency.js';
 import { StartRefusal, type EngineHandle, type StartOutcome, type StartRequest } from './types.js';
 
 /** The request a stored run must match for an idempotency key to replay it. */
@@ -65,6 +66,9 @@ export async function startRequested(
     const issue = firstIssue(check.issues);
     return refused(StartRefusal.InvalidInput, `input does not match the definition input schema (${issue})`);
   }
+  // A limited flow's key is computed once, before anything is written: a key function that fails refuses the start.
+  const limited = slotOf(def, input.value);
+  if (!limited.ok) return refused(StartRefusal.InvalidInput, limited.message);
   const { parentRunId, idempotencyKey } = request;
   let runId = '';
   try {
@@ -104,7 +108,7 @@ export async function startRequested(
       engine.assertAccepting();
       const state = initialStateOf(def, input.value);
       if (state !== undefined) {
-        return { kind: 'started', run: await createSeededRun(engine, record, def, input.value, state) };
+        return { kind: 'started', run: await createSeededRun(engine, record, def, input.value, state, limited.slot) };
       }
       // No initial state: the run is created and failed durably (revision 0, run_failed), so the refusal is recorded.
       const created = await engine.store.createRun(record);

@@ -17,7 +17,16 @@ import {
   type ExecutorDeps,
 } from '../executor/run-execution.js';
 import type { FlowCatalog } from '../flow/catalog.js';
-import { RunStatus, type RunLedger, type RunQueue, type RunRecord, type RunWaits } from '../store/types.js';
+import {
+  RunStatus,
+  TERMINAL_STATUSES,
+  type RunConcurrency,
+  type RunLedger,
+  type RunQueue,
+  type RunRecord,
+  type RunWaits,
+} from '../store/types.js';
+import { promoteAfterEnd, sweepSlots } from './concurrency.js';
 import { wakeParentOf } from '../executor/child-runs.js';
 import { childStarter } from './child-start.js';
 import { WakeTimer } from './wake-timer.js';
@@ -54,7 +63,7 @@ const LEASE_CLEARED: ReadonlySet<ExecutionEnd> = new Set<ExecutionEnd>([
  */
 export class Supervisor {
   readonly workerId: string;
-  readonly #store: RunLedger & RunQueue & RunWaits;
+  readonly #store: RunLedger & RunQueue & RunWaits & RunConcurrency;
   readonly #catalog: FlowCatalog;
   readonly #clock: Clock;
   readonly #leaseMs: number;
@@ -72,6 +81,7 @@ export class Supervisor {
   #pumpAgain = false;
   #renewing = false;
   #sweeping: Promise<void> | undefined;
+  #slotSweep: Promise<void> | undefined;
   readonly #abandonedStartMs: number | false;
   readonly #removedVersions: RemovedVersions;
   #deployment: DeploymentCheck = { missing: [], failed: [] };
@@ -157,7 +167,9 @@ export class Supervisor {
     every(this.#leaseMs / 2, () => {
       this.#wake();
       void this.#refreshWakeTimer();
+      this.#sweepSlots();
     });
+    this.#sweepSlots();
     every(this.#leaseMs / 3, () => void this.#renew());
     const abandonedMs = this.#abandonedStartMs;
     if (abandonedMs !== false) {
@@ -216,6 +228,7 @@ export class Supervisor {
     this.#unsubscribe?.();
     await this.#pumping;
     await this.#sweeping; // ends after the write in flight: it checks the state before each one
+    await this.#slotSweep;
     const executions = [...this.#executions.values()];
     for (const e of executions) e.drain.abort();
     const all = Promise.all(executions.map((e) => e.done));
@@ -363,6 +376,12 @@ export class Supervisor {
             this.#report(error, { phase: 'notify', runId }),
           );
         }
+        // A limited run that ended frees its slot: admit the oldest waiting run of its key (a sweep backs this up).
+        if (end !== 'error' && TERMINAL_STATUSES.has(end as RunStatus)) {
+          await promoteAfterEnd(this.#engine, record).catch((error: unknown) =>
+            this.#report(error, { phase: 'sweep', runId }),
+          );
+        }
         // After a fault the lease is kept until it expires: a natural back-off before this or another worker retries.
         // A run that left `running` lost its lease in the same commit: nothing to release.
         if (end !== 'deferred') this.#deferred.forget(runId);
@@ -408,6 +427,16 @@ export class Supervisor {
       (error: unknown) => this.#report(error, { phase: 'sweep' }),
     );
     void this.#sweeping.finally(() => (this.#sweeping = undefined));
+  }
+
+  /** Promotes runs waiting for a concurrency slot that no ending run promoted (its worker died); one at a time. */
+  #sweepSlots(): void {
+    if (this.#slotSweep !== undefined || this.#state !== 'running') return;
+    this.#slotSweep = sweepSlots(this.#engine).then(
+      () => undefined,
+      (error: unknown) => this.#report(error, { phase: 'sweep' }),
+    );
+    void this.#slotSweep.finally(() => (this.#slotSweep = undefined));
   }
 
   async #renew(): Promise<void> {

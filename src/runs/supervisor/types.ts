@@ -10,6 +10,7 @@ import type {
   CommitLease,
   HistoryQuery,
   NewRunRecord,
+  RunConcurrency,
   RunLedger,
   RunQueue,
   RunRecord,
@@ -71,8 +72,8 @@ export type StartOutcome =
   | { readonly kind: 'failed'; readonly stage: StartStage; readonly runId: string; readonly error: unknown };
 
 export interface SupervisorOptions {
-  /** An opened store (its ledger, queue and waits roles); the supervisor never opens or closes it. */
-  readonly store: RunLedger & RunQueue & RunWaits;
+  /** An opened store (its ledger, queue, waits and concurrency roles); the supervisor never opens or closes it. */
+  readonly store: RunLedger & RunQueue & RunWaits & RunConcurrency;
   readonly catalog: FlowCatalog;
   /** Lease owner name of this worker (default: a random UUID). At most 256 bytes. */
   readonly workerId?: string;
@@ -163,7 +164,7 @@ export interface LocalSlot {
 
 /** What the session commands need from the supervisor (internal). */
 export interface EngineHandle {
-  readonly store: RunLedger & RunQueue & RunWaits;
+  readonly store: RunLedger & RunQueue & RunWaits & RunConcurrency;
   readonly catalog: FlowCatalog;
   readonly clock: Clock;
   /** Throws RimthanError('unavailable') unless the supervisor is started and not stopping. */
