@@ -14,7 +14,7 @@ import { RunStatus, type RunRecord } from '../../../src/runs/store/types.js';
 import { Supervisor } from '../../../src/runs/supervisor/supervisor.js';
 import type { SessionController } from '../../../src/runs/supervisor/types.js';
 import { badKeyFlow, ConcurrencyProbe, Gate, gatedFlow, limitedFlow } from '../fixtures/limited-flows.js';
-import { closedSchema, tempStore, waitForStatus } from '../helpers.js';
+import { closedSchema, createPendingRun, tempStore, waitForStatus } from '../helpers.js';
 import { limitedLoad } from './concurrency-load.js';
 
 function catalogWith(probe: ConcurrencyProbe, gate: Gate): FlowCatalog {
@@ -81,6 +81,37 @@ describe('concurrency limits per key (SQLite)', () => {
       await waitForStatus(fx.store, a.run_id, RunStatus.Completed);
       await waitForStatus(fx.store, c.run_id, RunStatus.Completed);
       assert.equal((await fx.store.getRunById(b.run_id))?.status, RunStatus.Cancelled);
+    } finally {
+      await supervisor.stop();
+      await fx.cleanup();
+    }
+  });
+
+  test('a run created first and started later (start(runId)) waits for its slot the same way', async () => {
+    const fx = await tempStore();
+    const gate = new Gate();
+    const supervisor = new Supervisor({ store: fx.store, catalog: catalogWith(new ConcurrencyProbe(), gate) });
+    await supervisor.start();
+    try {
+      const sessionId = randomUUID();
+      const session = supervisor.forSession(sessionId);
+      const a = await startNew(session, 'gated_flow', { n: 1 });
+      const created = await createPendingRun(fx.store, {
+        sessionId,
+        name: 'gated_flow',
+        version: 'v1',
+        input: { n: 2 },
+      });
+      const b = await session.start(created.run_id);
+      assert.deepEqual([b.status, b.status_summary, b.checkpoint_revision], [RunStatus.Pending, SLOT_WAIT_SUMMARY, 0]);
+      assert.equal(
+        (await session.start(created.run_id)).record_revision,
+        b.record_revision,
+        'a repeated start is a no-op',
+      );
+      gate.open();
+      await waitForStatus(fx.store, a.run_id, RunStatus.Completed);
+      await waitForStatus(fx.store, b.run_id, RunStatus.Completed);
     } finally {
       await supervisor.stop();
       await fx.cleanup();
