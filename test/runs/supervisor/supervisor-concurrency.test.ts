@@ -4,7 +4,10 @@
  * a restart and run on the next supervisor; a key function that fails refuses the start; register checks the limit.
  */
 import { randomUUID } from 'node:crypto';
-import { describe, test } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FlowCatalog } from '../../../src/runs/flow/catalog.js';
 import { defineFlow } from '../../../src/runs/flow/define.js';
@@ -16,6 +19,24 @@ import type { SessionController } from '../../../src/runs/supervisor/types.js';
 import { badKeyFlow, ConcurrencyProbe, Gate, gatedFlow, limitedFlow } from '../fixtures/limited-flows.js';
 import { closedSchema, createPendingRun, tempStore, waitForStatus } from '../helpers.js';
 import { limitedLoad } from './concurrency-load.js';
+import { cancelWaitingCase, restartCase, type OpenStore } from './concurrency-cases.js';
+
+const dirs: string[] = [];
+after(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh SQLite file (removed after the suite); each call of the answer opens a new store on it. */
+function openTemp(): OpenStore {
+  const dir = mkdtempSync(join(tmpdir(), 'rimthan-limits-'));
+  dirs.push(dir);
+  const path = join(dir, 'runs.db');
+  return async () => {
+    const store = new SqliteRunStore(path);
+    await store.open();
+    return store;
+  };
+}
 
 function catalogWith(probe: ConcurrencyProbe, gate: Gate): FlowCatalog {
   const c = new FlowCatalog();
@@ -53,39 +74,7 @@ describe('concurrency limits per key (SQLite)', () => {
     }
   });
 
-  test('cancelling a waiting run works and frees nothing', async () => {
-    const fx = await tempStore();
-    const gate = new Gate();
-    const supervisor = new Supervisor({ store: fx.store, catalog: catalogWith(new ConcurrencyProbe(), gate) });
-    await supervisor.start();
-    try {
-      const session = supervisor.forSession(randomUUID());
-      const a = await startNew(session, 'gated_flow', { n: 1 });
-      const b = await startNew(session, 'gated_flow', { n: 2 });
-      const c = await startNew(session, 'gated_flow', { n: 3 });
-      assert.deepEqual(
-        [b, c].map((r) => [r.status, r.status_summary]),
-        [
-          [RunStatus.Pending, SLOT_WAIT_SUMMARY],
-          [RunStatus.Pending, SLOT_WAIT_SUMMARY],
-        ],
-      );
-      await waitForStatus(fx.store, a.run_id, RunStatus.Running);
-      const cancelled = await session.cancel(b.run_id, 'not needed');
-      assert.equal(cancelled.record.status, RunStatus.Cancelled);
-      assert.equal(cancelled.idempotent, false);
-      const stillWaiting = await fx.store.getRunById(c.run_id);
-      assert.equal(stillWaiting?.status, RunStatus.Pending, 'the holder still holds the only slot');
-      assert.equal(stillWaiting?.status_summary, SLOT_WAIT_SUMMARY);
-      gate.open();
-      await waitForStatus(fx.store, a.run_id, RunStatus.Completed);
-      await waitForStatus(fx.store, c.run_id, RunStatus.Completed);
-      assert.equal((await fx.store.getRunById(b.run_id))?.status, RunStatus.Cancelled);
-    } finally {
-      await supervisor.stop();
-      await fx.cleanup();
-    }
-  });
+  test('cancelling a waiting run works and frees nothing', () => cancelWaitingCase(openTemp()));
 
   test('a run created first and started later (start(runId)) waits for its slot the same way', async () => {
     const fx = await tempStore();
@@ -118,47 +107,7 @@ describe('concurrency limits per key (SQLite)', () => {
     }
   });
 
-  test('waiting runs stay waiting over a restart and run on the next supervisor', async () => {
-    const fx = await tempStore();
-    const first = new Supervisor({
-      store: fx.store,
-      catalog: catalogWith(new ConcurrencyProbe(), new Gate()),
-      leaseMs: 500,
-      stopGraceMs: 20,
-    });
-    await first.start();
-    const session = first.forSession(randomUUID());
-    const runs = [
-      await startNew(session, 'gated_flow', { n: 1 }),
-      await startNew(session, 'gated_flow', { n: 2 }),
-      await startNew(session, 'gated_flow', { n: 3 }),
-    ];
-    await waitForStatus(fx.store, runs[0]?.run_id ?? '', RunStatus.Running);
-    await first.stop(); // the gate never opened: the holder's vertex is aborted, its run stays running
-    await fx.store.close();
-    const reopened = new SqliteRunStore(fx.path);
-    await reopened.open();
-    const after = await Promise.all(runs.map((r) => reopened.getRunById(r.run_id)));
-    assert.deepEqual(
-      after.map((r) => r?.status),
-      [RunStatus.Running, RunStatus.Pending, RunStatus.Pending],
-    );
-    const gate = new Gate();
-    gate.open();
-    const second = new Supervisor({
-      store: reopened,
-      catalog: catalogWith(new ConcurrencyProbe(), gate),
-      leaseMs: 500,
-    });
-    await second.start();
-    try {
-      for (const r of runs) await waitForStatus(reopened, r.run_id, RunStatus.Completed);
-    } finally {
-      await second.stop();
-      await reopened.close();
-      await fx.cleanup();
-    }
-  });
+  test('waiting runs stay waiting over a restart and run on the next supervisor', () => restartCase(openTemp()));
 
   test('a key function that throws or answers an empty key refuses the start; nothing is created', async () => {
     const fx = await tempStore();
