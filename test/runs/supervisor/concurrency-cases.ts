@@ -96,3 +96,37 @@ export async function restartCase(open: OpenStore): Promise<void> {
     await reopened.close();
   }
 }
+
+/**
+ * A holder that ended without its promotion (its worker died between the two writes): the next supervisor's sweep
+ * admits the waiting run, which then runs.
+ */
+export async function sweepAfterCrashCase(open: OpenStore): Promise<void> {
+  const store = await open();
+  const first = new Supervisor({ store, catalog: gatedCatalog(new Gate()), leaseMs: 500, stopGraceMs: 20 });
+  await first.start();
+  const session = first.forSession(randomUUID());
+  const holder = await startGated(session, 1);
+  const waiting = await startGated(session, 2);
+  await waitForStatus(store, holder.run_id, RunStatus.Running);
+  await first.stop();
+  // The end a dying worker wrote, without the promotion that follows it.
+  const ended = await store.getRunById(holder.run_id);
+  if (ended === undefined) throw new Error('holder missing');
+  await store.commit({
+    run_id: ended.run_id,
+    expected_record_revision: ended.record_revision,
+    patch: { status: RunStatus.Failed, status_summary: 'worker lost', updated_at: new Date().toISOString() },
+  });
+  assert.equal((await store.getRunById(waiting.run_id))?.status_summary, SLOT_WAIT_SUMMARY);
+  const gate = new Gate();
+  gate.open();
+  const second = new Supervisor({ store, catalog: gatedCatalog(gate), leaseMs: 500 });
+  await second.start();
+  try {
+    await waitForStatus(store, waiting.run_id, RunStatus.Completed);
+  } finally {
+    await second.stop();
+    await store.close();
+  }
+}

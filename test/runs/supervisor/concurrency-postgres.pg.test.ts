@@ -11,7 +11,7 @@ import { Supervisor } from '../../../src/runs/supervisor/supervisor.js';
 import { dropSchema, postgresSkipReason, TEST_PG_URL, uniqueSchema } from '../../support/postgres.js';
 import { ConcurrencyProbe, limitedFlow } from '../fixtures/limited-flows.js';
 import { limitedLoad, type LoadWorker } from './concurrency-load.js';
-import { cancelWaitingCase, restartCase, type OpenStore } from './concurrency-cases.js';
+import { cancelWaitingCase, restartCase, sweepAfterCrashCase, type OpenStore } from './concurrency-cases.js';
 
 const reason = await postgresSkipReason();
 const schema = uniqueSchema('runs_limits');
@@ -51,4 +51,6 @@ describe('concurrency limits per key on PostgreSQL with two workers', { skip: re
   test('cancelling a waiting run works and frees nothing', () => cancelWaitingCase(openGated));
 
   test('waiting runs stay waiting over a restart and run on the next supervisor', () => restartCase(openGated));
+
+  test('the sweep admits a waiting run whose holder ended without promoting it', () => sweepAfterCrashCase(openGated));
 });

@@ -19,7 +19,7 @@ import type { SessionController } from '../../../src/runs/supervisor/types.js';
 import { badKeyFlow, ConcurrencyProbe, Gate, gatedFlow, limitedFlow } from '../fixtures/limited-flows.js';
 import { closedSchema, createPendingRun, tempStore, waitForStatus } from '../helpers.js';
 import { limitedLoad } from './concurrency-load.js';
-import { cancelWaitingCase, restartCase, type OpenStore } from './concurrency-cases.js';
+import { cancelWaitingCase, restartCase, sweepAfterCrashCase, type OpenStore } from './concurrency-cases.js';
 
 const dirs: string[] = [];
 after(() => {
@@ -108,6 +108,8 @@ describe('concurrency limits per key (SQLite)', () => {
   });
 
   test('waiting runs stay waiting over a restart and run on the next supervisor', () => restartCase(openTemp()));
+
+  test('the sweep admits a waiting run whose holder ended without promoting it', () => sweepAfterCrashCase(openTemp()));
 
   test('a key function that throws or answers an empty key refuses the start; nothing is created', async () => {
     const fx = await tempStore();
