@@ -2,7 +2,7 @@
  * `migrate-store`: moves a whole SQLite run store into PostgreSQL — every run with its checkpoints, history entries,
  * events, idempotency key and session, and the inputs they refer to, in-flight runs included. A parked run (a durable
  * wait) arrives unparked: a worker on the target claims it at once, its vertex runs again and parks again from the
- * waits its checkpoint recorded.
+ * waits its checkpoint recorded. A run waiting for a concurrency slot arrives still waiting (migrate-slots.ts).
  *
  * The source is paused for the whole move: the command holds its write lock (BEGIN IMMEDIATE), and refuses to start
  * while a worker holds a live lease (a server executing runs must be stopped first). The copy goes into the target in
@@ -20,6 +20,7 @@ import { RimthanError } from '../../core/errors.js';
 import { migratePostgres, quoteSchema } from './postgres-schema.js';
 import { activityValues, rowToActivity, rowToRun, type ActivityRow, type CheckpointRow, type RunRow } from './rows.js';
 import { SqliteRunStore } from './sqlite.js';
+import { copySlots } from './migrate-slots.js';
 import { EVENT_COLUMNS, sqliteExport, type EventRow, type ExportedRun } from './sqlite-export.js';
 
 /** Lease owner of the source's unfinished runs once they were moved. */
@@ -225,6 +226,7 @@ export async function migrateStore(options: MigrateStoreOptions): Promise<Migrat
           after = Number(page.runs[page.runs.length - 1]?.run.created_seq ?? after);
           progress(`copied ${copied}/${source.totals.runs} runs`);
         }
+        await copySlots(db, client, q);
         progress('verifying the copy');
         const received = createHash('sha256');
         let checkpoints = 0;
