@@ -15,6 +15,12 @@ export const MAX_SLOT_KEY_BYTES = 256;
 export const SLOT_WAIT_SUMMARY = 'queued: waiting for a concurrency slot of its flow';
 
 /**
+ * What an admitted run says once a promotion gave it a slot, until a worker claims it ("started"). The promotion also
+ * moves its record revision, so a writer holding the waiting record rereads it.
+ */
+export const ADMITTED_SUMMARY = 'queued: admitted, waiting for a free execution slot';
+
+/**
  * Runs of a (definition_name, slot_key) that hold a slot: every non-terminal one except those waiting. SQL over the
  * `runs` columns, shared by both backends (the partial index runs_slot_holders serves it).
  */

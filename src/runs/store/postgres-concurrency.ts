@@ -10,6 +10,7 @@ import { RimthanError } from '../../core/errors.js';
 import { withTransaction } from '../../postgres/index.js';
 import { planCommit, type PreparedCommit } from './commit-plan.js';
 import {
+  ADMITTED_SUMMARY,
   checkLimitedSeed,
   checkSlot,
   checkSweepLimit,
@@ -56,7 +57,7 @@ function slotQueries(q: string) {
       h AS (SELECT count(*)::int AS n FROM ${q}.runs WHERE definition_name = $1 AND slot_key = $2 AND ${HOLDS_SLOT}),
       w AS (SELECT run_id FROM ${q}.runs WHERE definition_name = $1 AND slot_key = $2 AND ${WAITS_FOR_SLOT}
         ORDER BY created_seq LIMIT GREATEST($3 - (SELECT n FROM h), 0))
-      UPDATE ${q}.runs SET wait_until = NULL FROM relaxed
+      UPDATE ${q}.runs SET wait_until = NULL, status_summary = $4, record_revision = record_revision + 1 FROM relaxed
       WHERE run_id IN (SELECT run_id FROM w) RETURNING run_id`,
     dropKey: `DELETE FROM ${q}.run_slot_keys WHERE definition_name = $1 AND slot_key = $2 AND NOT EXISTS (
         SELECT 1 FROM ${q}.runs WHERE definition_name = $1 AND slot_key = $2
@@ -200,7 +201,12 @@ export class PostgresConcurrency {
     const sql = this.#sql;
     const locked = (await client.query<{ slot_limit: number }>(sql.lockKey, [name, key])).rows[0];
     if (locked === undefined) return [];
-    const promoted = await client.query<{ run_id: string }>(sql.promote, [name, key, locked.slot_limit]);
+    const promoted = await client.query<{ run_id: string }>(sql.promote, [
+      name,
+      key,
+      locked.slot_limit,
+      ADMITTED_SUMMARY,
+    ]);
     if (promoted.rows.length === 0) await client.query(sql.dropKey, [name, key]);
     return promoted.rows.map((r) => r.run_id);
   }

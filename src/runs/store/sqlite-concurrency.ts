@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import { RimthanError } from '../../core/errors.js';
 import type { PreparedCommit } from './commit-plan.js';
 import {
+  ADMITTED_SUMMARY,
   checkLimitedSeed,
   checkSlot,
   checkSweepLimit,
@@ -46,7 +47,10 @@ function prepareSlotStatements(db: Database.Database) {
       )
       .pluck(),
     setSlot: db.prepare('UPDATE runs SET slot_key = ?, wait_until = ? WHERE run_id = ?'),
-    admit: db.prepare(`UPDATE runs SET wait_until = NULL WHERE run_id = ? AND ${WAITS_FOR_SLOT}`),
+    admit: db.prepare(
+      `UPDATE runs SET wait_until = NULL, status_summary = ?, record_revision = record_revision + 1
+       WHERE run_id = ? AND ${WAITS_FOR_SLOT}`,
+    ),
     waitingKeys: db.prepare(`SELECT DISTINCT definition_name, slot_key FROM runs WHERE ${WAITS_FOR_SLOT} LIMIT ?`),
   };
 }
@@ -127,7 +131,7 @@ export class SqliteConcurrency {
     if (limit === undefined) return [];
     const free = Math.max(0, Number(limit) - holders);
     const ids = free === 0 ? [] : (sql.waiters.all(name, key, free) as string[]);
-    for (const id of ids) sql.admit.run(id);
+    for (const id of ids) sql.admit.run(ADMITTED_SUMMARY, id);
     if (holders === 0 && ids.length === 0 && (sql.waiters.all(name, key, 1) as string[]).length === 0) {
       sql.dropKey.run(name, key);
     }
