@@ -11,6 +11,8 @@ import type {
   ListQuery,
   NewRunRecord,
   ParkOutcome,
+  PruneQuery,
+  PruneResult,
   RunEvent,
   RunPark,
   RunRecord,
@@ -159,5 +161,12 @@ export class ObservedStore implements RunStore {
   }
   nextWakeAt(): Promise<number | undefined> {
     return this.#inner.nextWakeAt();
+  }
+  pruneRuns(query: PruneQuery): Promise<PruneResult> {
+    this.writes++;
+    return this.#inner.pruneRuns(query);
+  }
+  finishedDefinitions(): Promise<string[]> {
+    return this.#inner.finishedDefinitions();
   }
 }

@@ -97,6 +97,10 @@ export {
   type SessionQuery,
   type SessionSummary,
   type SqliteRunStoreOptions,
+  MAX_PRUNE_BATCH,
+  type PruneQuery,
+  type PruneResult,
+  type RunRetention,
 } from './store/index.js';
 
 export {

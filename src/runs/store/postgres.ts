@@ -16,6 +16,7 @@ import { planCommit, prepareCommit, prepareSeed } from './commit-plan.js';
 import { postgresQueries, type PostgresQueries } from './postgres-queries.js';
 import { migratePostgres, quoteSchema } from './postgres-schema.js';
 import { PostgresWaits } from './postgres-waits.js';
+import { PostgresRetention } from './postgres-retention.js';
 import { PostgresWriter } from './postgres-writer.js';
 import { rowToSession, type SessionRow } from './sessions.js';
 import {
@@ -36,6 +37,8 @@ import type {
   ListQuery,
   NewRunRecord,
   ParkOutcome,
+  PruneQuery,
+  PruneResult,
   RunEvent,
   RunPark,
   RunRecord,
@@ -96,6 +99,7 @@ export class PostgresRunStore implements RunStore {
   readonly #hub = new NotifyHub();
   readonly #observer: StoreObserver | undefined;
   readonly #waits: PostgresWaits;
+  readonly #retention: PostgresRetention;
   #state: OpenState | undefined;
 
   /** Validates the options; nothing connects before `open()`. */
@@ -107,6 +111,7 @@ export class PostgresRunStore implements RunStore {
     this.#config = { ...options.pool, ...connection };
     this.#observer = options.observer;
     this.#waits = new PostgresWaits(() => this.#pool(), quoteSchema(this.#schema));
+    this.#retention = new PostgresRetention(() => this.#pool(), quoteSchema(this.#schema), this.#observer);
   }
 
   /** Connects the pool and migrates the schema (serialised across processes by an advisory lock). Idempotent. */
@@ -347,6 +352,14 @@ export class PostgresRunStore implements RunStore {
 
   nextWakeAt(): Promise<number | undefined> {
     return this.#waits.nextWakeAt();
+  }
+
+  pruneRuns(query: PruneQuery): Promise<PruneResult> {
+    return this.#retention.pruneRuns(query);
+  }
+
+  finishedDefinitions(): Promise<string[]> {
+    return this.#retention.finishedDefinitions();
   }
 
   /**

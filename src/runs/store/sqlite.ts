@@ -26,6 +26,8 @@ import { rowToSession, type SessionRow } from './sessions.js';
 import { migrateSqlite } from './sqlite-schema.js';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 import { SqliteWaits } from './sqlite-waits.js';
+import { SqliteRetention } from './sqlite-retention.js';
+import { LruCache } from '../../core/lru.js';
 import {
   StoreConflictError,
   type ActivityEntry,
@@ -36,6 +38,8 @@ import {
   type ListQuery,
   type NewRunRecord,
   type ParkOutcome,
+  type PruneQuery,
+  type PruneResult,
   type RunEvent,
   type RunPark,
   type RunRecord,
@@ -81,6 +85,7 @@ interface OpenState {
   readonly writer: GroupCommitWriter;
   readonly cache: RecordCache;
   readonly waits: SqliteWaits;
+  readonly retention: SqliteRetention;
 }
 
 /** Cursor ordinal meaning "after every entry of the revision". */
@@ -90,6 +95,8 @@ export class SqliteRunStore implements RunStore {
   readonly #path: string;
   readonly #options: SqliteRunStoreOptions;
   readonly #hub = new NotifyHub();
+  /** Inputs put and not yet referred to by a created run: createRun writes its input again (see putInput). */
+  readonly #putInputs = new LruCache<string, string>(256);
   #state: OpenState | undefined;
 
   /** `path` is a database file (created when missing); `:memory:` works for throwaway use. */
@@ -117,7 +124,8 @@ export class SqliteRunStore implements RunStore {
           setSync: (sync) => db.pragma(`synchronous = ${sync ? 'FULL' : 'NORMAL'}`),
           onBatch: (writes, durationMs, ok) => this.#options.observer?.commitBatch?.({ writes, durationMs, ok }),
         });
-        this.#state = { db, sql, writer, cache, waits: new SqliteWaits(db, writer) };
+        const retention = new SqliteRetention(db, writer, cache, this.#options.observer);
+        this.#state = { db, sql, writer, cache, waits: new SqliteWaits(db, writer), retention };
       } catch (error) {
         db.close();
         throw error;
@@ -145,11 +153,14 @@ export class SqliteRunStore implements RunStore {
   /**
    * Stores the input without an fsync of its own: it is durable no later than this store's next synced write (WAL
    * commits reach the disk in order), and a run can only reference it through a later, synced createRun. An fsync
-   * here would protect an input that nothing refers to yet.
+   * here would protect an input that nothing refers to yet. The text is also kept until createRun, which writes it
+   * again (a no-op when it is there) in the run's own transaction: a prune that deleted the input in between, as
+   * no run referred to it yet, cannot leave the new run without its input.
    */
   async putInput(sha256: string, canonical: string): Promise<void> {
     checkInput(sha256, canonical);
     const { sql, writer } = this.#open();
+    this.#putInputs.set(sha256, canonical);
     await writer.write(() => sql.putInput.run(sha256, canonical), { sync: false });
   }
 
@@ -176,7 +187,12 @@ export class SqliteRunStore implements RunStore {
       created_at: record.created_at,
       updated_at: record.updated_at,
     };
+    const input = this.#putInputs.peek(record.input_sha256);
     return writer.write(() => {
+      if (input !== undefined) {
+        sql.putInput.run(record.input_sha256, input);
+        this.#putInputs.delete(record.input_sha256);
+      }
       try {
         sql.insertRun.run(params);
       } catch (error) {
@@ -414,6 +430,14 @@ export class SqliteRunStore implements RunStore {
 
   nextWakeAt(): Promise<number | undefined> {
     return settleAsync(() => this.#open().waits.nextWakeAt());
+  }
+
+  pruneRuns(query: PruneQuery): Promise<PruneResult> {
+    return settleAsync(() => this.#open().retention.pruneRuns(query));
+  }
+
+  finishedDefinitions(): Promise<string[]> {
+    return settleAsync(() => this.#open().retention.finishedDefinitions());
   }
 
   /** In-process wake-up: every listener of this store object hears it on a later turn. */
