@@ -14,21 +14,34 @@
 import type pg from 'pg';
 import { withTransaction } from '../../postgres/index.js';
 import {
+  boundCondition,
   checkPruneQuery,
   FINISHED,
   listFinished,
   prunableCondition,
   pruneFlows,
+  type DueBound,
+  type FinishPlace,
   type RetentionBackend,
 } from './retention.js';
 import type { PruneQuery, PruneResult, StoreObserver } from './types.js';
 
+/** A bound's SQL and its values after the flow name ($1), the limit last. */
+function boundSql(bound: DueBound): { where: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const where = boundCondition(bound, (name) => {
+    values.push(name === 'before' ? bound.before : name === 'cut_at' ? bound.cutoff?.at : bound.cutoff?.seq);
+    return name === 'cut_seq' ? `$${values.length + 1}::bigint` : `$${values.length + 1}`;
+  });
+  return { where, values };
+}
+
 function retentionQueries(q: string) {
-  const due = (before: boolean): string =>
-    `FROM ${q}.runs r WHERE r.definition_name = $1 AND ${FINISHED}${before ? ' AND r.updated_at < $2' : ''}
+  const due = (where: string): string =>
+    `FROM ${q}.runs r WHERE r.definition_name = $1 AND ${FINISHED}${where}
       AND ${prunableCondition(`${q}.runs`)}`;
-  const doomed = (before: boolean): string => `WITH picked AS (
-      SELECT r.run_id ${due(before)} ORDER BY r.updated_at LIMIT ${before ? '$3' : '$2'}
+  const doomed = (where: string, limit: number): string => `WITH picked AS (
+      SELECT r.run_id ${due(where)} ORDER BY r.updated_at, r.created_seq LIMIT $${limit}
     ),
     doomed AS (
       DELETE FROM ${q}.runs r WHERE r.run_id IN (SELECT run_id FROM picked) AND ${FINISHED}
@@ -40,12 +53,10 @@ function retentionQueries(q: string) {
     cp AS (DELETE FROM ${q}.checkpoints WHERE run_id IN (SELECT run_id FROM doomed))
     SELECT run_id, input_sha256 FROM doomed`;
   return {
-    nthNewest: `SELECT updated_at FROM ${q}.runs WHERE definition_name = $1 AND ${FINISHED}
-      ORDER BY updated_at DESC LIMIT 1 OFFSET $2`,
-    countAll: `SELECT count(*)::int AS n ${due(false)}`,
-    countBefore: `SELECT count(*)::int AS n ${due(true)}`,
-    deleteAll: doomed(false),
-    deleteBefore: doomed(true),
+    nthNewest: `SELECT updated_at AS at, created_seq AS seq FROM ${q}.runs WHERE definition_name = $1 AND ${FINISHED}
+      ORDER BY updated_at DESC, created_seq DESC LIMIT 1 OFFSET $2`,
+    count: (where: string) => `SELECT count(*)::int AS n ${due(where)}`,
+    delete: doomed,
     lockInputs: `SELECT sha256 FROM ${q}.inputs WHERE sha256 = ANY($1::text[]) ORDER BY sha256 FOR UPDATE SKIP LOCKED`,
     deleteInputs: `DELETE FROM ${q}.inputs i WHERE i.sha256 = ANY($1::text[])
       AND NOT EXISTS (SELECT 1 FROM ${q}.runs r WHERE r.input_sha256 = i.sha256)`,
@@ -76,25 +87,25 @@ export class PostgresRetention implements RetentionBackend {
     return listFinished(this);
   }
 
-  async nthNewest(name: string, nth: number): Promise<string | undefined> {
-    const result = await this.#pool().query<{ updated_at: string }>(this.#sql.nthNewest, [name, nth - 1]);
-    return result.rows[0]?.updated_at;
+  async nthNewest(name: string, nth: number): Promise<FinishPlace | undefined> {
+    const result = await this.#pool().query<{ at: string; seq: string }>(this.#sql.nthNewest, [name, nth - 1]);
+    const row = result.rows[0];
+    return row === undefined ? undefined : { at: row.at, seq: Number(row.seq) };
   }
 
-  async countDue(name: string, before: string | undefined): Promise<number> {
-    const result =
-      before === undefined
-        ? await this.#pool().query<{ n: number }>(this.#sql.countAll, [name])
-        : await this.#pool().query<{ n: number }>(this.#sql.countBefore, [name, before]);
+  async countDue(name: string, bound: DueBound): Promise<number> {
+    const { where, values } = boundSql(bound);
+    const result = await this.#pool().query<{ n: number }>(this.#sql.count(where), [name, ...values]);
     return Number(result.rows[0]?.n ?? 0);
   }
 
-  async deleteDue(name: string, before: string | undefined, limit: number): Promise<{ runs: number; inputs: number }> {
+  async deleteDue(name: string, bound: DueBound, limit: number): Promise<{ runs: number; inputs: number }> {
     const pool = this.#pool();
-    const result =
-      before === undefined
-        ? await pool.query<{ run_id: string; input_sha256: string }>(this.#sql.deleteAll, [name, limit])
-        : await pool.query<{ run_id: string; input_sha256: string }>(this.#sql.deleteBefore, [name, before, limit]);
+    const { where, values } = boundSql(bound);
+    const result = await pool.query<{ run_id: string; input_sha256: string }>(
+      this.#sql.delete(where, values.length + 2),
+      [name, ...values, limit],
+    );
     const runs = result.rows.length;
     if (runs > 0) observe(() => this.#observer?.pruned?.({ definition_name: name, runs }));
     const digests = [...new Set(result.rows.map((r) => r.input_sha256))];

@@ -71,14 +71,34 @@ export function checkPruneQuery(query: PruneQuery): CheckedPrune {
   return { definition_name, finished_before: before, keep_last, limit, dry_run: query.dry_run === true };
 }
 
+/** A finished run's place in its flow's finishing order: (updated_at, created_seq), ties broken by creation. */
+export interface FinishPlace {
+  readonly at: string;
+  readonly seq: number;
+}
+
+/** Which of a flow's finished runs are due: finished before `before` and/or strictly before `cutoff` (both: both). */
+export interface DueBound {
+  readonly before: string | undefined;
+  readonly cutoff: FinishPlace | undefined;
+}
+
+/** SQL conditions on `r` for a bound, with the placeholder each value takes (`p(name)` names one). */
+export function boundCondition(bound: DueBound, p: (name: 'before' | 'cut_at' | 'cut_seq') => string): string {
+  return (
+    (bound.before === undefined ? '' : ` AND r.updated_at < ${p('before')}`) +
+    (bound.cutoff === undefined ? '' : ` AND (r.updated_at, r.created_seq) < (${p('cut_at')}, ${p('cut_seq')})`)
+  );
+}
+
 /** One backend's retention steps on one flow, which `pruneFlows` composes. */
 export interface RetentionBackend {
-  /** The updated_at of the flow's `nth` most recently finished run (1-based), if it has that many. */
-  nthNewest(name: string, nth: number): Promise<string | undefined>;
-  /** How many of the flow's finished runs that finished before `before` (absent: any) may go. */
-  countDue(name: string, before: string | undefined): Promise<number>;
+  /** The place of the flow's `nth` most recently finished run (1-based), if it has that many. */
+  nthNewest(name: string, nth: number): Promise<FinishPlace | undefined>;
+  /** How many of the flow's finished runs within `bound` may go. */
+  countDue(name: string, bound: DueBound): Promise<number>;
   /** Deletes up to `limit` of them (oldest first) in one transaction; returns how many runs and inputs went. */
-  deleteDue(name: string, before: string | undefined, limit: number): Promise<{ runs: number; inputs: number }>;
+  deleteDue(name: string, bound: DueBound, limit: number): Promise<{ runs: number; inputs: number }>;
   /** The flow names with finished runs after `after` in byte order, at most `limit`. */
   finishedAfter(after: string, limit: number): Promise<string[]>;
 }
@@ -97,12 +117,12 @@ export async function listFinished(backend: RetentionBackend): Promise<string[]>
   return names;
 }
 
-/** The exclusive upper bound on updated_at of a flow's due runs, or null when none is due. */
-async function boundOf(backend: RetentionBackend, name: string, q: CheckedPrune): Promise<string | undefined | null> {
-  if (q.keep_last === undefined || q.keep_last === 0) return q.finished_before;
+/** Which of a flow's runs are due, or null when none is (it has no more than keep_last finished runs). */
+async function boundOf(backend: RetentionBackend, name: string, q: CheckedPrune): Promise<DueBound | null> {
+  if (q.keep_last === undefined || q.keep_last === 0) return { before: q.finished_before, cutoff: undefined };
   const nth = await backend.nthNewest(name, q.keep_last);
   if (nth === undefined) return null;
-  return q.finished_before === undefined || nth < q.finished_before ? nth : q.finished_before;
+  return { before: q.finished_before, cutoff: nth };
 }
 
 /** Applies a checked prune to one flow or to every flow, deleting at most `limit` runs in all. */
@@ -113,12 +133,12 @@ export async function pruneFlows(backend: RetentionBackend, q: CheckedPrune): Pr
   let inputs = 0;
   for (const name of names) {
     if (!q.dry_run && deleted >= q.limit) break;
-    const before = await boundOf(backend, name, q);
-    if (before === null) continue;
+    const bound = await boundOf(backend, name, q);
+    if (bound === null) continue;
     let n: number;
-    if (q.dry_run) n = await backend.countDue(name, before);
+    if (q.dry_run) n = await backend.countDue(name, bound);
     else {
-      const done = await backend.deleteDue(name, before, q.limit - deleted);
+      const done = await backend.deleteDue(name, bound, q.limit - deleted);
       n = done.runs;
       inputs += done.inputs;
     }

@@ -9,29 +9,48 @@ import type Database from 'better-sqlite3';
 import type { GroupCommitWriter } from './group-commit.js';
 import type { RecordCache } from './record-cache.js';
 import {
+  boundCondition,
   checkPruneQuery,
   FINISHED,
   listFinished,
   prunableCondition,
   pruneFlows,
+  type DueBound,
+  type FinishPlace,
   type RetentionBackend,
 } from './retention.js';
 import type { PruneQuery, PruneResult, StoreObserver } from './types.js';
 
-function prepareRetentionStatements(db: Database.Database) {
-  const due = (before: boolean): string =>
-    `FROM runs r WHERE r.definition_name = @name AND ${FINISHED}${before ? ' AND r.updated_at < @before' : ''}
-      AND ${prunableCondition('runs')}`;
+/** The four shapes of a bound (age, count, both, neither), as a key of prepared statements. */
+function shape(bound: DueBound): number {
+  return (bound.before === undefined ? 0 : 1) + (bound.cutoff === undefined ? 0 : 2);
+}
+
+/** The named parameters of a bound. */
+function boundParams(bound: DueBound): Record<string, string | number> {
   return {
-    nthNewest: db
-      .prepare(
-        `SELECT updated_at FROM runs WHERE definition_name = ? AND ${FINISHED} ORDER BY updated_at DESC LIMIT 1 OFFSET ?`,
-      )
-      .pluck(),
-    countAll: db.prepare(`SELECT count(*) ${due(false)}`).pluck(),
-    countBefore: db.prepare(`SELECT count(*) ${due(true)}`).pluck(),
-    dueAll: db.prepare(`SELECT r.run_id, r.input_sha256 ${due(false)} ORDER BY r.updated_at LIMIT @limit`),
-    dueBefore: db.prepare(`SELECT r.run_id, r.input_sha256 ${due(true)} ORDER BY r.updated_at LIMIT @limit`),
+    ...(bound.before === undefined ? {} : { before: bound.before }),
+    ...(bound.cutoff === undefined ? {} : { cut_at: bound.cutoff.at, cut_seq: bound.cutoff.seq }),
+  };
+}
+
+function prepareRetentionStatements(db: Database.Database) {
+  const due = (s: number): string =>
+    `FROM runs r WHERE r.definition_name = @name AND ${FINISHED}${boundCondition(
+      { before: s & 1 ? '' : undefined, cutoff: s & 2 ? { at: '', seq: 0 } : undefined },
+      (name) => `@${name}`,
+    )}
+      AND ${prunableCondition('runs')}`;
+  const shapes = [0, 1, 2, 3];
+  return {
+    nthNewest: db.prepare(
+      `SELECT updated_at AS at, created_seq AS seq FROM runs WHERE definition_name = ? AND ${FINISHED}
+        ORDER BY updated_at DESC, created_seq DESC LIMIT 1 OFFSET ?`,
+    ),
+    count: shapes.map((s) => db.prepare(`SELECT count(*) ${due(s)}`).pluck()),
+    due: shapes.map((s) =>
+      db.prepare(`SELECT r.run_id, r.input_sha256 ${due(s)} ORDER BY r.updated_at, r.created_seq LIMIT @limit`),
+    ),
     deleteEvents: db.prepare('DELETE FROM run_events WHERE run_id = ?'),
     deleteActivities: db.prepare('DELETE FROM activities WHERE run_id = ?'),
     deleteCheckpoints: db.prepare('DELETE FROM checkpoints WHERE run_id = ?'),
@@ -65,22 +84,23 @@ export class SqliteRetention implements RetentionBackend {
     return listFinished(this);
   }
 
-  nthNewest(name: string, nth: number): Promise<string | undefined> {
-    return settle(() => this.#sql.nthNewest.get(name, nth - 1) as string | undefined);
+  nthNewest(name: string, nth: number): Promise<FinishPlace | undefined> {
+    return settle(() => {
+      const row = this.#sql.nthNewest.get(name, nth - 1) as { at: string; seq: number } | undefined;
+      return row === undefined ? undefined : { at: row.at, seq: Number(row.seq) };
+    });
   }
 
-  countDue(name: string, before: string | undefined): Promise<number> {
-    return settle(() =>
-      Number(before === undefined ? this.#sql.countAll.get({ name }) : this.#sql.countBefore.get({ name, before })),
-    );
+  countDue(name: string, bound: DueBound): Promise<number> {
+    return settle(() => Number(this.#sql.count[shape(bound)]?.get({ name, ...boundParams(bound) })));
   }
 
-  async deleteDue(name: string, before: string | undefined, limit: number): Promise<{ runs: number; inputs: number }> {
+  async deleteDue(name: string, bound: DueBound, limit: number): Promise<{ runs: number; inputs: number }> {
     const sql = this.#sql;
+    const select = sql.due[shape(bound)];
+    if (select === undefined) throw new Error('unreachable: a bound has four shapes');
     const done = await this.#writer.write(() => {
-      const rows = (
-        before === undefined ? sql.dueAll.all({ name, limit }) : sql.dueBefore.all({ name, before, limit })
-      ) as { run_id: string; input_sha256: string }[];
+      const rows = select.all({ name, limit, ...boundParams(bound) }) as { run_id: string; input_sha256: string }[];
       let runs = 0;
       for (const { run_id } of rows) {
         sql.deleteEvents.run(run_id);

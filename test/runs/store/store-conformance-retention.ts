@@ -15,7 +15,7 @@ import { INPUT_SHA, INPUT_TEXT, newRun, now, rimthanCode, seedCommit } from './s
 const flowName = (): string => `ret_${randomUUID().slice(0, 8)}`;
 const day = (d: number): string => new Date(Date.UTC(2001, 0, d)).toISOString();
 
-interface RunShape {
+export interface RunShape {
   readonly name: string;
   /** The run's last write (its finish when it ends). */
   readonly at: string;
@@ -27,7 +27,7 @@ interface RunShape {
 }
 
 /** A run in `status` (default completed) whose last write is `at`, with a checkpoint, history and an event. */
-async function runOf(store: RunStore, shape: RunShape): Promise<RunRecord> {
+export async function runOf(store: RunStore, shape: RunShape): Promise<RunRecord> {
   const session = shape.session ?? randomUUID();
   const input = shape.input ?? INPUT_TEXT;
   const sha = shape.input === undefined ? INPUT_SHA : sha256Hex(input);
@@ -141,6 +141,15 @@ export function describeRetentionCases(store: () => RunStore): void {
     assert.equal(both.deleted, 0);
     assert.equal((await s.pruneRuns({ definition_name: name, keep_last: 1, limit: 10 })).deleted, 1);
     assert.ok(await exists(s, runs[6]!));
+  });
+
+  test('runs that finished in the same instant are kept or deleted by creation order', async () => {
+    const s = store();
+    const name = flowName();
+    const runs: RunRecord[] = [];
+    for (let i = 0; i < 4; i++) runs.push(await runOf(s, { name, at: day(1) }));
+    assert.equal((await s.pruneRuns({ definition_name: name, keep_last: 1, limit: 500 })).deleted, 3);
+    for (const [i, run] of runs.entries()) assert.equal(await exists(s, run), i === 3, `run ${i}`);
   });
 
   test('a run that is pending, running or interrupted is never deleted', async () => {
