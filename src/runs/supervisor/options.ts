@@ -148,7 +148,7 @@ function checkRetentionRule(rule: unknown, where: string, allowEmpty: boolean): 
   return {
     ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
     ...(keepLast === undefined ? {} : { keepLast }),
-  } as RetentionRule;
+  };
 }
 
 /** Checks SupervisorOptions.retention (undefined: no retention). */
