@@ -209,6 +209,30 @@ export function describeRetentionCases(store: () => RunStore): void {
     assert.equal(await s.getInput(again.input_sha256), own);
   });
 
+  test('a start sharing the input of the run a prune deletes at the same moment keeps its input', async () => {
+    const s = store();
+    const name = flowName();
+    const input = JSON.stringify({ raced: randomUUID() });
+    const sha = sha256Hex(input);
+    const session = randomUUID();
+    // Each round: the one finished run referring to the input is pruned (and with it the input, unless a run refers
+    // to it by then) while a new run with the same input starts; the new run must find its input.
+    await runOf(s, { name, at: day(1), input });
+    for (let round = 0; round < 30; round++) {
+      const [pruned, started] = await Promise.all([
+        s.pruneRuns({ definition_name: name, finished_before: day(2), limit: 5 }),
+        (async () => {
+          await s.putInput(sha, input);
+          return s.createRun(newRun(session, { definition_name: name, input_sha256: sha }));
+        })(),
+      ]);
+      assert.equal(pruned.deleted, 1);
+      assert.equal(await s.getInput(sha), input, `round ${round}: the new run has its input`);
+      const patch = { status: RunStatus.Cancelled, updated_at: day(1) };
+      await s.commit({ run_id: started.run_id, expected_record_revision: started.record_revision, patch });
+    }
+  });
+
   test('a late cancel request, event or commit on a pruned run finds nothing', async () => {
     const s = store();
     const name = flowName();
