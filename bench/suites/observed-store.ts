@@ -12,6 +12,8 @@ import type {
   ListQuery,
   NewRunRecord,
   ParkOutcome,
+  PruneQuery,
+  PruneResult,
   RunEvent,
   RunPark,
   RunRecord,
@@ -174,5 +176,13 @@ export class ObservedStore implements RunStore {
   }
   promoteWaiting(limit: number): Promise<string[]> {
     return this.#inner.promoteWaiting(limit);
+  }
+
+  pruneRuns(query: PruneQuery): Promise<PruneResult> {
+    this.writes++;
+    return this.#inner.pruneRuns(query);
+  }
+  finishedDefinitions(): Promise<string[]> {
+    return this.#inner.finishedDefinitions();
   }
 }

@@ -44,6 +44,7 @@ Commands:
   runs upgrade|restart|send-event|migrate-store
                             upgrade a run to a newer flow version, restart one from a vertex, send an event to
                             a run, move a SQLite store to PostgreSQL
+  runs prune                delete finished runs older than an age or beyond each flow's newest N (retention)
   runs session-id           print the runs session id of a bearer token (read from stdin or --token-file) or
                             of an OAuth principal (--issuer I --subject S)
   participant start|status|answer|continue|write-assets|prepare|report|submit|run
@@ -165,6 +166,13 @@ restart take --store, --session and --flows as above):
                    move every run, checkpoint, history entry, input, idempotency key and session into PostgreSQL
                    (schema default public), verified before it commits; stop the servers using PATH first. Unfinished
                    runs continue on PostgreSQL; on the old file they stay held so nothing runs twice
+  rimthan runs prune [--flow NAME] [--older-than DURATION] [--keep-last N] [--dry-run] [--json]
+                   delete finished runs (completed, cancelled, failed; --store as above) of one flow or of every
+                   flow: those finished more than DURATION ago (30d, 12h, 90m), and/or all but each flow's N most
+                   recently finished; with both, a run goes only when both let it. Their history, checkpoints,
+                   events, idempotency keys and the inputs no remaining run refers to go with them, 500 runs per
+                   transaction (progress on stderr). Never a run still going, nor one whose parent or child is.
+                   --dry-run counts what would go; --json prints the report as JSON
 
 session-id prints, one line per token, the session an HTTP caller with that bearer token gets (the principal id
 bearer-<32 hex digits>). It reads tokens one per line from stdin or --token-file FILE, never from the command line:
@@ -231,6 +239,7 @@ const TOPICS: Readonly<Record<string, string>> = {
   'runs send-event': RUNS,
   'runs migrate-store': RUNS,
   'runs session-id': RUNS,
+  'runs prune': RUNS,
   participant: PARTICIPANT,
   'participant start': PARTICIPANT,
   'participant status': PARTICIPANT,

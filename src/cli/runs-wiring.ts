@@ -84,7 +84,7 @@ export interface RunsStackOptions {
   /** A vertex try of a run threw (the flow's failure; default: reported to `onFault` as `supervisor`). */
   readonly onVertexFailed?: (flow: string, vertex: string, error: unknown) => void;
   /** Worker settings for serving (the defaults otherwise). */
-  readonly worker?: Pick<SupervisorOptions, 'concurrency' | 'leaseMs' | 'removedVersions'>;
+  readonly worker?: Pick<SupervisorOptions, 'concurrency' | 'leaseMs' | 'removedVersions' | 'retention' | 'onPruned'>;
   /** The store's metrics hooks (serving). */
   readonly observer?: StoreObserver;
   /** Traces each execution of a run and its vertices (serving, when tracing is on). */

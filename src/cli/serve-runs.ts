@@ -14,20 +14,23 @@ import type { Parsed } from './args.js';
 import type { CliIo } from './io.js';
 import { DEFAULT_RUN_STORE, resolveStoreSpec } from './run-store.js';
 import { openRunsStack, type RunsStackOptions } from './runs-wiring.js';
+import { serveRetention } from './retention-options.js';
 import type { ServeObservability } from './serve-observability.js';
 import type { Serving } from './serving.js';
 import { keepSession, sessionFileFor } from './stdio-session.js';
 
 const TOPIC = 'serve';
 
-/** --concurrency, --lease-ms and --fail-removed-versions (runs profile). */
+/** --concurrency, --lease-ms, --fail-removed-versions, --retain-for and --retain-last (runs profile). */
 function workerOptions(parsed: Parsed): NonNullable<RunsStackOptions['worker']> {
   const concurrency = intOption(parsed, 'concurrency', 1, SUPERVISOR_DEFAULTS.maxConcurrency, TOPIC);
   const leaseMs = intOption(parsed, 'lease-ms', SUPERVISOR_DEFAULTS.minLeaseMs, 86_400_000, TOPIC);
+  const retention = serveRetention(parsed, TOPIC);
   return {
     ...(concurrency === undefined ? {} : { concurrency }),
     ...(leaseMs === undefined ? {} : { leaseMs }),
     ...(parsed.values['fail-removed-versions'] === true ? { removedVersions: 'fail' as const } : {}),
+    ...(retention === undefined ? {} : { retention }),
   };
 }
 
@@ -63,7 +66,10 @@ export async function serveRuns(
     role: 'worker',
     onFault,
     onVertexFailed: obs.onVertexFailed,
-    worker: workerOptions(parsed),
+    worker: {
+      ...workerOptions(parsed),
+      onPruned: (flow, runs) => io.err(`rimthan: retention deleted ${runs} finished run(s) of flow ${flow}`),
+    },
     ...(observer === undefined ? {} : { observer }),
     ...(tracer === undefined ? {} : { tracer }),
   });

@@ -45,6 +45,7 @@ interface RunsMetrics {
   readonly commits: Counter<'outcome'>;
   readonly claimed: Counter;
   readonly takeovers: Counter;
+  readonly pruned: Counter<'flow'>;
 }
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -205,6 +206,7 @@ export class ServiceMetrics {
         runs.claimed.inc(count);
         if (takeovers > 0) runs.takeovers.inc(takeovers);
       },
+      pruned: ({ definition_name, runs: count }) => runs.pruned.inc({ flow: word(definition_name, TOOL) }, count),
     };
   }
 
@@ -247,6 +249,12 @@ export class ServiceMetrics {
       takeovers: new Counter({
         name: 'rimthan_runs_lease_takeovers_total',
         help: 'Runs profile: leased runs whose previous worker had let its lease expire.',
+        registers,
+      }),
+      pruned: new Counter({
+        name: 'rimthan_runs_pruned_total',
+        help: 'Runs profile: finished runs deleted by retention, by flow name.',
+        labelNames: ['flow'],
         registers,
       }),
     };

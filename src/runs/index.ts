@@ -100,6 +100,10 @@ export {
   type SessionQuery,
   type SessionSummary,
   type SqliteRunStoreOptions,
+  MAX_PRUNE_BATCH,
+  type PruneQuery,
+  type PruneResult,
+  type RunRetention,
 } from './store/index.js';
 
 export {

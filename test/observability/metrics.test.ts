@@ -120,6 +120,8 @@ test('labels never carry free text: an unknown code or odd release name counts a
   const observer = metrics.storeObserver();
   observer.commitBatch?.({ writes: 3, durationMs: 2, ok: true });
   observer.claimed?.({ runs: 2, takeovers: 1 });
+  observer.pruned?.({ definition_name: 'nightly_report', runs: 3 });
+  observer.pruned?.({ definition_name: `flow ${MARKER}`, runs: 1 });
   metrics.runStatuses(() => Promise.resolve({ running: 2, completed: 5 }));
   const text = await metrics.render();
   assert.ok(!text.includes(MARKER));
@@ -127,6 +129,8 @@ test('labels never carry free text: an unknown code or odd release name counts a
   assert.match(text, /rimthan_release_info\{channel="active",release="other"\} 1/);
   assert.match(text, /rimthan_runs_commits_total\{outcome="ok"\} 3/);
   assert.match(text, /rimthan_runs_lease_takeovers_total 1/);
+  assert.match(text, /rimthan_runs_pruned_total\{flow="nightly_report"\} 3/);
+  assert.match(text, /rimthan_runs_pruned_total\{flow="other"\} 1/);
   assert.match(text, /rimthan_runs\{status="completed"\} 5/);
   assert.match(text, /rimthan_release_degraded 0/);
   assert.match(text, /rimthan_http_client_aborts_total\{reason="reset"\} 1/);

@@ -75,6 +75,16 @@ export const RUNS_MIGRATE_STORE_OPTIONS: OptionTable = [
   { name: 'schema', type: 'string', value: 'NAME' },
 ];
 
+/** `runs prune [--store SPEC] [--flow NAME] [--older-than DURATION] [--keep-last N] [--dry-run] [--json]`. */
+export const RUNS_PRUNE_OPTIONS: OptionTable = [
+  ...RUNS_COMMON_OPTIONS.filter((row) => row.name === 'store'),
+  { name: 'flow', type: 'string', value: 'NAME' },
+  { name: 'older-than', type: 'string', value: 'DURATION' },
+  { name: 'keep-last', type: 'string', value: 'N' },
+  { name: 'dry-run', type: 'boolean' },
+  { name: 'json', type: 'boolean' },
+];
+
 /** `runs session-id`'s own row, printed in its paragraph. */
 export const SESSION_ID_TOKEN_FILE: OptionTable = [
   {
@@ -102,4 +112,5 @@ export const RUNS_TABLES: Readonly<Record<string, OptionTable>> = {
   'runs send-event': RUNS_SEND_EVENT_OPTIONS,
   'runs migrate-store': RUNS_MIGRATE_STORE_OPTIONS,
   'runs session-id': RUNS_SESSION_ID_OPTIONS,
+  'runs prune': RUNS_PRUNE_OPTIONS,
 };

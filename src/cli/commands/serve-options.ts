@@ -149,6 +149,21 @@ const RUNS: OptionTable = [
       'start and name them)',
     ],
   },
+  {
+    name: 'retain-for',
+    type: 'string',
+    value: 'DURATION',
+    help: [
+      'runs: delete finished runs (with their history and inputs) this long after they finished,',
+      'such as 30d, 12h or 90m (default: keep every finished run)',
+    ],
+  },
+  {
+    name: 'retain-last',
+    type: 'string',
+    value: 'N',
+    help: ["runs: keep each flow's N most recently finished runs (with --retain-for: at least these)"],
+  },
 ];
 
 /** `rimthan serve`. */

@@ -177,7 +177,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   if (profileName === ProfileName.WorkflowEngine)
     refuseOptions(
       parsed,
-      ['store', 'flows', 'session', 'concurrency', 'lease-ms', 'fail-removed-versions'],
+      ['store', 'flows', 'session', 'concurrency', 'lease-ms', 'fail-removed-versions', 'retain-for', 'retain-last'],
       'applies only to --profile runs',
     );
   else refuseOptions(parsed, ['releases', 'source'], 'applies only to --profile workflow-engine');

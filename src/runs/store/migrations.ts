@@ -231,6 +231,21 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    // Retention (issue 22): prunes read each flow's finished runs in finishing order (updated_at, then created_seq:
+    // SQLite's rowid, in every index), and check whether a pruned run's canonical input is still referred to.
+    name: '008-retention-index',
+    sqlite: [
+      `CREATE INDEX runs_finished ON runs (definition_name, updated_at)
+        WHERE status IN ('completed', 'cancelled', 'failed')`,
+      'CREATE INDEX runs_input ON runs (input_sha256)',
+    ],
+    postgres: [
+      `CREATE INDEX runs_finished ON {s}.runs (definition_name, updated_at, created_seq)
+        WHERE status IN ('completed', 'cancelled', 'failed')`,
+      'CREATE INDEX runs_input ON {s}.runs (input_sha256)',
+    ],
+  },
 ];
 
 /** The schema version this code writes; a database at a higher version was written by newer code. */

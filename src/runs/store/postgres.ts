@@ -17,6 +17,7 @@ import { postgresQueries, type PostgresQueries } from './postgres-queries.js';
 import { migratePostgres, quoteSchema } from './postgres-schema.js';
 import { PostgresWaits } from './postgres-waits.js';
 import { PostgresConcurrency } from './postgres-concurrency.js';
+import { PostgresRetention } from './postgres-retention.js';
 import { PostgresWriter } from './postgres-writer.js';
 import { rowToSession, type SessionRow } from './sessions.js';
 import {
@@ -38,6 +39,8 @@ import type {
   ListQuery,
   NewRunRecord,
   ParkOutcome,
+  PruneQuery,
+  PruneResult,
   RunEvent,
   RunPark,
   RunRecord,
@@ -99,6 +102,7 @@ export class PostgresRunStore implements RunStore {
   readonly #observer: StoreObserver | undefined;
   readonly #waits: PostgresWaits;
   readonly #slots: PostgresConcurrency;
+  readonly #retention: PostgresRetention;
   #state: OpenState | undefined;
 
   /** Validates the options; nothing connects before `open()`. */
@@ -115,6 +119,7 @@ export class PostgresRunStore implements RunStore {
       quoteSchema(this.#schema),
       (sha256) => this.#open().writer.stagedInput(sha256),
     );
+    this.#retention = new PostgresRetention(() => this.#pool(), quoteSchema(this.#schema), this.#observer);
   }
 
   /** Connects the pool and migrates the schema (serialised across processes by an advisory lock). Idempotent. */
@@ -372,6 +377,14 @@ export class PostgresRunStore implements RunStore {
 
   promoteWaiting(limit: number): Promise<string[]> {
     return this.#slots.promoteWaiting(limit);
+  }
+
+  pruneRuns(query: PruneQuery): Promise<PruneResult> {
+    return this.#retention.pruneRuns(query);
+  }
+
+  finishedDefinitions(): Promise<string[]> {
+    return this.#retention.finishedDefinitions();
   }
 
   /**

@@ -27,6 +27,8 @@ import { migrateSqlite } from './sqlite-schema.js';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 import { SqliteWaits } from './sqlite-waits.js';
 import { SqliteConcurrency } from './sqlite-concurrency.js';
+import { SqliteRetention } from './sqlite-retention.js';
+import { LruCache } from '../../core/lru.js';
 import {
   StoreConflictError,
   type ActivityEntry,
@@ -38,6 +40,8 @@ import {
   type ListQuery,
   type NewRunRecord,
   type ParkOutcome,
+  type PruneQuery,
+  type PruneResult,
   type RunEvent,
   type RunPark,
   type RunRecord,
@@ -84,6 +88,7 @@ interface OpenState {
   readonly cache: RecordCache;
   readonly waits: SqliteWaits;
   readonly slots: SqliteConcurrency;
+  readonly retention: SqliteRetention;
 }
 
 /** Cursor ordinal meaning "after every entry of the revision". */
@@ -93,6 +98,8 @@ export class SqliteRunStore implements RunStore {
   readonly #path: string;
   readonly #options: SqliteRunStoreOptions;
   readonly #hub = new NotifyHub();
+  /** Inputs put and not yet referred to by a created run: createRun writes its input again (see putInput). */
+  readonly #putInputs = new LruCache<string, string>(256);
   #state: OpenState | undefined;
 
   /** `path` is a database file (created when missing); `:memory:` works for throwaway use. */
@@ -121,10 +128,11 @@ export class SqliteRunStore implements RunStore {
           onBatch: (writes, durationMs, ok) => this.#options.observer?.commitBatch?.({ writes, durationMs, ok }),
         });
         const slots = new SqliteConcurrency(db, writer, {
-          insertRun: (record) => insertRun(sql, cache, record),
+          insertRun: (record) => this.#insertRun(sql, cache, record),
           apply: (prepared) => applyCommit(sql, cache, prepared),
         });
-        this.#state = { db, sql, writer, cache, waits: new SqliteWaits(db, writer), slots };
+        const retention = new SqliteRetention(db, writer, cache, this.#options.observer);
+        this.#state = { db, sql, writer, cache, waits: new SqliteWaits(db, writer), slots, retention };
       } catch (error) {
         db.close();
         throw error;
@@ -152,12 +160,28 @@ export class SqliteRunStore implements RunStore {
   /**
    * Stores the input without an fsync of its own: it is durable no later than this store's next synced write (WAL
    * commits reach the disk in order), and a run can only reference it through a later, synced createRun. An fsync
-   * here would protect an input that nothing refers to yet.
+   * here would protect an input that nothing refers to yet. The text is also kept until createRun, which writes it
+   * again (a no-op when it is there) in the run's own transaction: a prune that deleted the input in between, as
+   * no run referred to it yet, cannot leave the new run without its input.
    */
   async putInput(sha256: string, canonical: string): Promise<void> {
     checkInput(sha256, canonical);
     const { sql, writer } = this.#open();
+    this.#putInputs.set(sha256, canonical);
     await writer.write(() => sql.putInput.run(sha256, canonical), { sync: false });
+  }
+
+  /**
+   * Inserts a run inside a write batch, first writing its input again when this store put it and no created run has
+   * referred to it yet: a prune running between `putInput` and here may have deleted it as unreferenced.
+   */
+  #insertRun(sql: SqliteStatements, cache: RecordCache, record: NewRunRecord): RunRecord {
+    const input = this.#putInputs.peek(record.input_sha256);
+    if (input !== undefined) {
+      sql.putInput.run(record.input_sha256, input);
+      this.#putInputs.delete(record.input_sha256);
+    }
+    return insertRun(sql, cache, record);
   }
 
   getInput(sha256: string): Promise<string | undefined> {
@@ -169,7 +193,7 @@ export class SqliteRunStore implements RunStore {
     const prepared = seed === undefined ? undefined : prepareSeed(record, seed);
     const { sql, writer, cache } = this.#open();
     return writer.write(() => {
-      const created = insertRun(sql, cache, record);
+      const created = this.#insertRun(sql, cache, record);
       // In the same savepoint: a refused seed rolls the record back too.
       return prepared === undefined ? created : applyCommit(sql, cache, prepared);
     });
@@ -419,6 +443,14 @@ export class SqliteRunStore implements RunStore {
 
   promoteWaiting(limit: number): Promise<string[]> {
     return settleAsync(() => this.#open().slots.promoteWaiting(limit));
+  }
+
+  pruneRuns(query: PruneQuery): Promise<PruneResult> {
+    return settleAsync(() => this.#open().retention.pruneRuns(query));
+  }
+
+  finishedDefinitions(): Promise<string[]> {
+    return settleAsync(() => this.#open().retention.finishedDefinitions());
   }
 
   /** In-process wake-up: every listener of this store object hears it on a later turn. */

@@ -209,6 +209,8 @@ export interface StoreObserver {
   commitBatch?(event: { readonly writes: number; readonly durationMs: number; readonly ok: boolean }): void;
   /** A claim leased `runs` runs; `takeovers` of them were held by another worker whose lease had expired. */
   claimed?(event: { readonly runs: number; readonly takeovers: number }): void;
+  /** A prune deleted `runs` finished runs of the flow `definition_name` (retention). */
+  pruned?(event: { readonly definition_name: string; readonly runs: number }): void;
 }
 
 /** Thrown by stores for an expected refusal (compare-and-swap lost, duplicate id). */
@@ -387,7 +389,7 @@ export interface RunWaits {
  * suite (test/runs/store/store-conformance*.ts, organised by role) proves both; consumers ask only for the roles they
  * use.
  */
-export interface RunStore extends RunLedger, RunQueue, RunInsights, RunWaits, RunConcurrency {
+export interface RunStore extends RunLedger, RunQueue, RunInsights, RunWaits, RunConcurrency, RunRetention {
   /** Creates the schema (migrations) and prepares statements. Idempotent across processes. */
   open(): Promise<void>;
   close(): Promise<void>;
@@ -425,4 +427,45 @@ export interface RunConcurrency {
   promoteAfter(run_id: string): Promise<string[]>;
   /** The sweep: promotes for up to `limit` (1..1000) keys that have waiting runs; returns the ids admitted. */
   promoteWaiting(limit: number): Promise<string[]>;
+}
+
+/** Most runs one prune deletes: one transaction, so a prune never holds its locks for long. */
+export const MAX_PRUNE_BATCH = 500;
+
+/**
+ * Which finished runs a prune deletes. Only terminal runs (completed, cancelled, failed) are ever deleted, never one
+ * with a child that is not terminal nor a child whose parent is not terminal (a parked parent may still read it). At
+ * least one of `finished_before` and `keep_last` is required.
+ */
+export interface PruneQuery {
+  /** Only runs of this flow (every version); absent: every flow, `keep_last` then counting per flow. */
+  readonly definition_name?: string;
+  /** Only runs that finished (their last `updated_at`) strictly before this instant (RFC 3339). */
+  readonly finished_before?: string;
+  /** Keep each flow's N most recently finished runs whatever their age (ties at the Nth are kept too). 0..10^9. */
+  readonly keep_last?: number;
+  /** Most runs this call deletes, 1..MAX_PRUNE_BATCH: one transaction per flow touched. */
+  readonly limit: number;
+  /** Count what is due (every due run, `limit` ignored) and delete nothing. */
+  readonly dry_run?: boolean;
+}
+
+export interface PruneResult {
+  /** Runs deleted (a dry run: due). */
+  readonly deleted: number;
+  /** The same, per flow name (flows with none are absent). */
+  readonly by_definition: Readonly<Record<string, number>>;
+  /** Canonical inputs deleted because no remaining run referred to them (0 for a dry run). */
+  readonly inputs_deleted: number;
+}
+
+/**
+ * Retention: deletes finished runs with everything that is theirs (checkpoints, activity history, events, the
+ * idempotency key on the record, and their canonical input once no remaining run refers to it).
+ */
+export interface RunRetention {
+  /** See PruneQuery. Deletes in order of finishing (oldest first); a run that stops being due meanwhile is kept. */
+  pruneRuns(query: PruneQuery): Promise<PruneResult>;
+  /** The flow names that have finished runs, in byte order (at most 10 000). */
+  finishedDefinitions(): Promise<string[]>;
 }

@@ -33,7 +33,8 @@ import { WakeTimer } from './wake-timer.js';
 import { checkDeployment, type DeploymentCheck, type RemovedVersions } from '../operator/deploy-check.js';
 import { failAbandonedStarts } from './abandoned-starts.js';
 import { DeferredRuns } from './deferred-runs.js';
-import { checkSupervisorOptions } from './options.js';
+import { checkRetentionOptions, checkSupervisorOptions, type CheckedRetention } from './options.js';
+import { hasRetention, sweepRetention } from './retention-sweep.js';
 import { checkSessionId, SupervisorSessionController } from './session-controller.js';
 import type { EngineHandle, LocalSlot, SessionController, SupervisorOptions } from './types.js';
 
@@ -88,6 +89,9 @@ export class Supervisor {
   #timers: NodeJS.Timeout[] = [];
   #unsubscribe: (() => void) | undefined;
   #stopping: Promise<void> | undefined;
+  readonly #retention: CheckedRetention | undefined;
+  readonly #onPruned: ((flow: string, runs: number) => void) | undefined;
+  #retaining: Promise<void> | undefined;
   /** Fires when the earliest parked run this worker knows of is due. */
   readonly #wakeTimer = new WakeTimer(() => this.#wake());
 
@@ -125,6 +129,11 @@ export class Supervisor {
       onParked: (_runId, wakeAt) => this.#wakeTimer.arm(wakeAt),
     };
     this.#engine = this.#makeEngineHandle();
+    this.#retention = checkRetentionOptions(options.retention);
+    this.#onPruned = options.onPruned;
+    if (this.#retention !== undefined && !hasRetention(options.store)) {
+      throw new RimthanError('invalid_arguments', 'retention needs a store with the RunRetention role');
+    }
   }
 
   /** True between start() and stop(). */
@@ -175,6 +184,11 @@ export class Supervisor {
     if (abandonedMs !== false) {
       every(Math.min(this.#leaseMs, abandonedMs), () => this.#sweep(abandonedMs));
       this.#sweep(abandonedMs);
+    }
+    const retention = this.#retention;
+    if (retention !== undefined) {
+      every(retention.intervalMs, () => this.#retain(retention));
+      this.#retain(retention);
     }
     this.#wake();
     await this.#pumping;
@@ -229,6 +243,7 @@ export class Supervisor {
     await this.#pumping;
     await this.#sweeping; // ends after the write in flight: it checks the state before each one
     await this.#slotSweep;
+    await this.#retaining; // likewise, after the batch in flight
     const executions = [...this.#executions.values()];
     for (const e of executions) e.drain.abort();
     const all = Promise.all(executions.map((e) => e.done));
@@ -437,6 +452,27 @@ export class Supervisor {
       (error: unknown) => this.#report(error, { phase: 'sweep' }),
     );
     void this.#slotSweep.finally(() => (this.#slotSweep = undefined));
+  }
+
+  /** Deletes the finished runs retention lets go (see retention-sweep.ts); one sweep at a time, stop() waits for it. */
+  #retain(policy: CheckedRetention): void {
+    if (this.#retaining !== undefined || this.#state !== 'running') return;
+    const store = this.#store;
+    if (!hasRetention(store)) return;
+    const going = (): boolean => this.#state === 'running';
+    this.#retaining = sweepRetention(store, policy, this.#clock, going).then(
+      (report) => {
+        for (const [flow, runs] of Object.entries(report.by_flow)) {
+          try {
+            this.#onPruned?.(flow, runs);
+          } catch {
+            // An observer's fault is its own.
+          }
+        }
+      },
+      (error: unknown) => this.#report(error, { phase: 'sweep' }),
+    );
+    void this.#retaining.finally(() => (this.#retaining = undefined));
   }
 
   async #renew(): Promise<void> {

@@ -119,6 +119,34 @@ export interface SupervisorOptions {
   readonly onError?: (error: unknown, where: ErrorContext) => void;
   /** Follows each execution of a run and its vertices (tracing; executor/run-trace.ts). */
   readonly tracer?: RunTracer;
+  /**
+   * Retention of finished runs (retention-sweep.ts): a running supervisor deletes the finished runs due under these
+   * rules every `intervalMs`, batch after batch. None by default: every finished run is kept. Needs a store with the
+   * RunRetention role (both stores have it).
+   */
+  readonly retention?: RetentionOptions;
+  /** Told after a retention sweep, per flow that lost runs: its name and how many (never anything of a run). */
+  readonly onPruned?: (flow: string, runs: number) => void;
+}
+
+/**
+ * How long one flow's finished runs are kept: by age, by count, or both (then a run goes only when both let it: it
+ * finished more than maxAgeMs ago and is not among the keepLast most recently finished).
+ */
+export interface RetentionRule {
+  /** Delete runs finished more than this long ago (ms, 1..10^13). */
+  readonly maxAgeMs?: number;
+  /** Keep at least the N most recently finished runs whatever their age (0..10^9); alone, delete the older ones. */
+  readonly keepLast?: number;
+}
+
+export interface RetentionOptions {
+  /** The rule of every flow not named in `flows`; absent: those flows are kept forever. */
+  readonly default?: RetentionRule;
+  /** Rules per flow name (every version); `{}` keeps that flow's runs forever, whatever the default. */
+  readonly flows?: Readonly<Record<string, RetentionRule>>;
+  /** How often a running supervisor sweeps (default 60 000 ms, 10..2 147 483 647). */
+  readonly intervalMs?: number;
 }
 
 /** The run operations of one session; a run of another session is indistinguishable from a missing one. */

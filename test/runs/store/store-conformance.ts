@@ -19,6 +19,7 @@ import { describeLedgerCases } from './store-conformance-ledger.js';
 import { describeQueueCases } from './store-conformance-queue.js';
 import { describeWaitCases } from './store-conformance-waits.js';
 import { describeConcurrencyCases } from './store-conformance-concurrency.js';
+import { describeRetentionCases } from './store-conformance-retention.js';
 
 export interface ConformanceOptions {
   /** When set, every case is skipped with this reason. */
@@ -73,6 +74,7 @@ export function describeRunStoreConformance(
     describe('waits', () => describeWaitCases(() => store, another));
 
     describe('concurrency', () => describeConcurrencyCases(() => store, another));
+    describe('retention', () => describeRetentionCases(() => store));
 
     test('200 concurrent starts are all durable and visible after close and reopen', async () => {
       const session = randomUUID();
