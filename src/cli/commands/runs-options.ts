@@ -91,6 +91,9 @@ export const RUNS_SESSION_ID_OPTIONS: OptionTable = [
   { name: 'subject', type: 'string', value: 'SUB' },
 ];
 
+/** `runs graph NAME@VERSION [--flows MODULE]`. */
+export const RUNS_GRAPH_OPTIONS: OptionTable = RUNS_COMMON_OPTIONS.filter((row) => row.name === 'flows');
+
 /** Each runs command's table, by its words. */
 export const RUNS_TABLES: Readonly<Record<string, OptionTable>> = {
   'runs list': RUNS_LIST_OPTIONS,
@@ -102,4 +105,5 @@ export const RUNS_TABLES: Readonly<Record<string, OptionTable>> = {
   'runs send-event': RUNS_SEND_EVENT_OPTIONS,
   'runs migrate-store': RUNS_MIGRATE_STORE_OPTIONS,
   'runs session-id': RUNS_SESSION_ID_OPTIONS,
+  'runs graph': RUNS_GRAPH_OPTIONS,
 };
