@@ -12,9 +12,10 @@ function ms(value: number): string {
   return value % 1000 === 0 ? `${value / 1000}s` : `${value}ms`;
 }
 
-function labelOf(v: FlowShapeVertex): string {
+function labelOf(v: FlowShapeVertex, branches: number): string {
   const lines = [mermaidText(v.label)];
   if (v.label !== v.id) lines.push(mermaidText(`id: ${v.id}`));
+  if (v.fanOut) lines.push(mermaidText(`fan-out: ${branches} parallel branches`));
   if (v.forEachMaxItems !== undefined) lines.push(mermaidText(`forEach, at most ${v.forEachMaxItems} items`));
   if (v.join) lines.push('join: after the barrier');
   if (v.retry !== undefined) {
@@ -32,7 +33,7 @@ export function flowMermaid(shape: FlowShape): string {
   const forEach: string[] = [];
   const joins: string[] = [];
   shape.vertices.forEach((v, i) => {
-    const label = labelOf(v);
+    const label = labelOf(v, shape.edges.filter((e) => e.from === v.id && e.kind === 'static').length);
     out.push(v.forEachMaxItems === undefined ? `  v${i}["${label}"]` : `  v${i}[["${label}"]]`);
     if (v.forEachMaxItems !== undefined) forEach.push(`v${i}`);
     if (v.join) joins.push(`v${i}`);
