@@ -59,6 +59,7 @@ function vertexLines(v: RunGraphVertexView, graph: RunGraphAnswer): Line[] {
 }
 
 const DECISION = '\u0000decision:';
+const START = '\u0000start';
 
 function drawing(graph: RunGraphAnswer): { nodes: DrawNode[]; edges: DrawEdge[] } {
   const nodes = graph.vertices.map((v): DrawNode => ({
@@ -75,7 +76,15 @@ function drawing(graph: RunGraphAnswer): { nodes: DrawNode[]; edges: DrawEdge[] 
     ariaLabel: `${v.label}: ${v.state}`,
     attrs: { 'data-vertex': v.id, 'data-state': v.state },
   }));
-  const edges: DrawEdge[] = [];
+  nodes.push({
+    id: START,
+    lines: [{ text: 'START', kind: 'title' }],
+    classes: ['node', 'start'],
+    rounded: 14,
+    ariaLabel: 'start',
+    attrs: {},
+  });
+  const edges: DrawEdge[] = [{ from: START, to: graph.start }];
   for (const e of graph.edges) {
     if (e.kind === 'conditional') {
       const id = `${DECISION}${e.from}`;
