@@ -375,7 +375,7 @@ export interface RunGraphVertexView {
 
 export interface RunGraphEdgeView {
   readonly from: string;
-  /** null: a conditional edge (its targets are chosen at run time). */
+  /** null: a conditional edge whose vertex declares no targets (they are chosen at run time). */
   readonly to: string | null;
   readonly kind: 'static' | 'conditional' | 'error';
 }

@@ -3,7 +3,8 @@
  * are `v0`, `v1`, … in declaration order (no vertex id can collide with a Mermaid keyword); a `forEach` vertex is a
  * subroutine box with its item bound, a join says it waits at the barrier, retry policies and timeouts are lines of the
  * label. Static edges are solid arrows (several from one vertex: parallel branches), a conditional edge is a dashed
- * arrow to a decision node (its targets are chosen at run time), an error route a thick red arrow labelled `on error`.
+ * arrow to each target the vertex declares, or to a decision node when it declares none (its targets are chosen at run
+ * time), an error route a thick red arrow labelled `on error`.
  */
 import { mermaidText } from '../../core/mermaid-text.js';
 import type { FlowShape, FlowShapeVertex } from './flow-shape.js';
@@ -38,7 +39,9 @@ export function flowMermaid(shape: FlowShape): string {
     if (v.forEachMaxItems !== undefined) forEach.push(`v${i}`);
     if (v.join) joins.push(`v${i}`);
   });
-  const decisions = shape.vertices.filter((v) => v.decision);
+  const decisions = shape.vertices.filter((v) =>
+    shape.edges.some((e) => e.from === v.id && e.kind === 'conditional' && e.to === null),
+  );
   decisions.forEach((v) => out.push(`  d${shape.vertices.indexOf(v)}{"decision"}`));
   if (shape.vertices.some((v) => v.end)) out.push('  END(["END"])');
   const links = [`  START --> ${id(shape.start)}`];
@@ -46,7 +49,8 @@ export function flowMermaid(shape: FlowShape): string {
   for (const e of shape.edges) {
     if (e.kind === 'static') links.push(`  ${id(e.from)} --> ${id(e.to ?? '')}`);
     else if (e.kind === 'conditional') {
-      links.push(`  ${id(e.from)} -.-> d${shape.vertices.findIndex((v) => v.id === e.from)}`);
+      const to = e.to === null ? `d${shape.vertices.findIndex((v) => v.id === e.from)}` : id(e.to);
+      links.push(`  ${id(e.from)} -.-> ${to}`);
     } else {
       errorLinks.push(links.length);
       links.push(`  ${id(e.from)} ==>|"on error"| ${id(e.to ?? '')}`);

@@ -31,7 +31,10 @@ export interface FlowShapeVertex {
 
 export type FlowEdgeKind = 'static' | 'conditional' | 'error';
 
-/** One edge. A conditional edge's `to` is null: the targets are chosen at run time. */
+/**
+ * One edge. A conditional edge goes to each target its vertex declares (`targets`), or, undeclared, has `to` null: its
+ * targets are chosen at run time.
+ */
 export interface FlowShapeEdge {
   readonly from: string;
   readonly to: string | null;
@@ -77,7 +80,8 @@ export function flowShape(definition: FlowDefinition): FlowShape {
     const out = targets.get(v.id) ?? [];
     for (const to of out) edges.push({ from: v.id, to, kind: 'static' });
     const decision = v.next.some((e) => typeof e === 'function');
-    if (decision) edges.push({ from: v.id, to: null, kind: 'conditional' });
+    if (decision && v.targets === undefined) edges.push({ from: v.id, to: null, kind: 'conditional' });
+    for (const to of decision ? (v.targets ?? []) : []) edges.push({ from: v.id, to, kind: 'conditional' });
     if (v.onError !== undefined) edges.push({ from: v.id, to: v.onError, kind: 'error' });
     return {
       id: v.id,

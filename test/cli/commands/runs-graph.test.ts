@@ -16,7 +16,7 @@ describe('rimthan runs graph', () => {
     assert.equal(await runCli(['runs', 'graph', 'release_notes@v1'], io), 0, io.stderr.join('\n'));
     const text = io.stdout.join('\n');
     assert.match(text, /^flowchart TD\n {2}%% release_notes@v1\n/);
-    assert.match(text, / {2}v1 -\.-> d1\n/);
+    assert.match(text, / {2}v1 -\.-> v2\n {2}v1 -\.-> v0\n/);
   });
 
   test('prints a flow of a --flows module: fan-out, join, decision, error route, forEach', async () => {

@@ -7,6 +7,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { exampleCatalog, FlowCatalog, flowMermaid, flowShape } from '../../../src/runs/index.js';
+import type { FlowSpec } from '../../../src/runs/index.js';
+import { resolveNext } from '../../../src/runs/flow/graph.js';
+import type { JsonObject } from '../../../src/core/index.js';
 import { graphShapesFlow, graphDemoFlow } from '../../console/graph-flows.js';
 
 function catalog(): FlowCatalog {
@@ -60,7 +63,7 @@ function parseFlowchart(text: string): { nodes: Map<string, string>; links: [str
 }
 
 describe('flow shape and runs graph Mermaid', () => {
-  test('the example flow release_notes@v1', () => {
+  test('the example flow release_notes@v1: its conditional edge declares its targets', () => {
     const def = exampleCatalog({ workspace: '/nonexistent' }).resolve('release_notes', 'v1');
     assert.ok(def !== undefined);
     const text = flowMermaid(flowShape(def));
@@ -73,14 +76,12 @@ describe('flow shape and runs graph Mermaid', () => {
         '  v0["Draft release notes<br/>id: draft_notes<br/>timeout: 60s per try"]',
         '  v1["Await approval of the draft<br/>id: await_approval"]',
         '  v2["Write CHANGELOG.md<br/>id: write_changelog<br/>retry: 3 tries, backoff 500ms<br/>timeout: 30s per try"]',
-        '  d1{"decision"}',
         '  END(["END"])',
         '  START --> v0',
         '  v0 --> v1',
-        '  v1 -.-> d1',
+        '  v1 -.-> v2',
+        '  v1 -.-> v0',
         '  v2 --> END',
-        '  classDef decision fill:#fff8e1',
-        '  class d1 decision',
         '',
       ].join('\n'),
     );
@@ -166,5 +167,37 @@ describe('flow shape and runs graph Mermaid', () => {
     assert.equal(text, flowMermaid(flowShape(def)));
     const { nodes } = parseFlowchart(text);
     assert.ok(![...nodes.values()].some((l) => /["<>%;]/.test(l.replaceAll('<br/>', '').replace(/#\d+;/g, ''))));
+  });
+  test('declared conditional targets are checked at registration and when the edge is taken', () => {
+    const spec = (vertex: Record<string, unknown>): FlowSpec<JsonObject, JsonObject> => ({
+      name: 'targets_flow',
+      version: 'v1',
+      description: 'declares targets',
+      inputSchema: { type: 'object', additionalProperties: false, properties: {} },
+      graph: {
+        start: 'a',
+        vertices: {
+          a: { run: () => undefined, ...vertex },
+          b: { run: () => undefined },
+          c: { run: () => undefined },
+        },
+      },
+    });
+    const refused = (vertex: Record<string, unknown>, message: RegExp) =>
+      assert.throws(() => new FlowCatalog().register(spec(vertex)), { code: 'invalid_definition', message });
+    refused({ next: 'b', targets: ['b'] }, /targets needs a conditional next/);
+    refused({ next: () => 'b', targets: ['x'] }, /targets names no vertex/);
+    refused({ next: () => 'b', targets: [] }, /non-empty array/);
+    const def = new FlowCatalog().register(spec({ next: (s: JsonObject) => s['go'], targets: ['b'] }));
+    const a = def.graph.vertices.get('a');
+    assert.ok(a !== undefined);
+    assert.deepEqual(resolveNext(def.graph, a, { go: 'b' }), { ok: true, next: ['b'] });
+    assert.deepEqual(resolveNext(def.graph, a, { go: 'c' }), { ok: false, reason: 'unknown_target' });
+    assert.deepEqual(resolveNext(def.graph, a, {}), { ok: true, next: [] });
+    assert.deepEqual(
+      flowShape(def).edges,
+      [{ from: 'a', to: 'b', kind: 'conditional' }],
+      'drawn to its declared target, no decision node',
+    );
   });
 });

@@ -86,7 +86,8 @@ function drawing(graph: RunGraphAnswer): { nodes: DrawNode[]; edges: DrawEdge[] 
   });
   const edges: DrawEdge[] = [{ from: START, to: graph.start }];
   for (const e of graph.edges) {
-    if (e.kind === 'conditional') {
+    if (e.kind === 'conditional' && e.to !== null) edges.push({ from: e.from, to: e.to, className: 'conditional' });
+    else if (e.kind === 'conditional') {
       const id = `${DECISION}${e.from}`;
       nodes.push({
         id,
