@@ -45,6 +45,7 @@ Commands:
                             upgrade a run to a newer flow version, restart one from a vertex, send an event to
                             a run, move a SQLite store to PostgreSQL
   runs prune                delete finished runs older than an age or beyond each flow's newest N (retention)
+  runs graph NAME@VERSION   print a registered flow as a Mermaid flowchart
   runs session-id           print the runs session id of a bearer token (read from stdin or --token-file) or
                             of an OAuth principal (--issuer I --subject S)
   participant start|status|answer|continue|write-assets|prepare|report|submit|run
@@ -143,6 +144,7 @@ const RUNS = `Usage:
   rimthan runs cancel RUN_ID [--reason TEXT]
   rimthan runs session-id [--token-file FILE]     (or the token on stdin)
   rimthan runs session-id --issuer URL --subject SUB
+  rimthan runs graph NAME@VERSION [--flows MODULE]
 
 Options (list, get, history, cancel):
 ${optionRows(RUNS_COMMON_OPTIONS, 19)}
@@ -179,7 +181,13 @@ bearer-<32 hex digits>). It reads tokens one per line from stdin or --token-file
   printf '%s\\n' "$TOKEN" | rimthan runs session-id
 ${optionRows(SESSION_ID_TOKEN_FILE, 21)}
 An OAuth caller's session is oauth-<32 hex digits>, from the token's issuer and subject (sub claim):
-  rimthan runs session-id --issuer https://idp.example.org/realm --subject 248289761001`;
+  rimthan runs session-id --issuer https://idp.example.org/realm --subject 248289761001
+
+graph prints a registered flow of the catalog (--flows as above) as a Mermaid flowchart: solid arrows are static
+edges (several from one vertex run as parallel branches; a join waits at their barrier), a dashed arrow to a
+"decision" is a conditional edge (its targets are chosen at run time), a thick red "on error" arrow an error route;
+forEach vertices show their item bound, and retry policies and timeouts are lines of the vertex label. An unknown
+NAME@VERSION fails with not_found and the list of known flows.`;
 
 const PARTICIPANT = `Usage:
   rimthan participant start --workflow ID --harness NAME [--capability C]... [--validator-capability C]...
@@ -240,6 +248,7 @@ const TOPICS: Readonly<Record<string, string>> = {
   'runs migrate-store': RUNS,
   'runs session-id': RUNS,
   'runs prune': RUNS,
+  'runs graph': RUNS,
   participant: PARTICIPANT,
   'participant start': PARTICIPANT,
   'participant status': PARTICIPANT,

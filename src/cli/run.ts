@@ -34,6 +34,7 @@ const COMMANDS: Readonly<Record<string, Loader>> = {
   'runs migrate-store': async () => (await import('./commands/runs-operator.js')).runsMigrateStore,
   'runs session-id': async () => (await import('./commands/runs-session.js')).runsSessionId,
   'runs prune': async () => (await import('./commands/runs-prune.js')).runsPrune,
+  'runs graph': async () => (await import('./commands/runs-graph.js')).runsGraph,
   'participant start': async () => (await import('./commands/participant.js')).participantStart,
   'participant status': async () => (await import('./commands/participant.js')).participantStatus,
   'participant answer': async () => (await import('./commands/participant.js')).participantAnswer,

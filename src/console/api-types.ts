@@ -342,3 +342,75 @@ export interface SessionAnswer {
     readonly value?: string | number | boolean;
   }[];
 }
+
+/** A vertex's state on a run's flow graph. */
+export type VertexStateView = 'waiting' | 'running' | 'done' | 'failed' | 'skipped';
+
+/** One vertex of a run's flow graph: the flow's shape and what the run did there (no input, no state values). */
+export interface RunGraphVertexView {
+  readonly id: string;
+  readonly label: string;
+  readonly state: VertexStateView;
+  /** Times it completed (a loop revisits; a `forEach` vertex completes once per item). */
+  readonly completions: number;
+  /** From the step that led to it to its latest completion (or, while it runs, the step's start: `started_at`). */
+  readonly duration_ms?: number;
+  readonly started_at?: string;
+  /** Tries spent when its failure ended them (its retry policy's count); otherwise unknown and absent. */
+  readonly attempts?: number;
+  /** Its tries were spent and its error route took over. */
+  readonly routed?: boolean;
+  /** Branches of it in the current parallel step (a `forEach` vertex's instances), and how many committed. */
+  readonly branches?: { readonly total: number; readonly done: number };
+  readonly retry?: { readonly attempts: number; readonly backoff_ms: number };
+  readonly timeout_ms?: number;
+  readonly for_each_max_items?: number;
+  readonly on_error?: string;
+  readonly fan_out: boolean;
+  readonly join: boolean;
+  readonly decision: boolean;
+  /** Child runs it started (their run pages). */
+  readonly child_runs: readonly string[];
+}
+
+export interface RunGraphEdgeView {
+  readonly from: string;
+  /** null: a conditional edge whose vertex declares no targets (they are chosen at run time). */
+  readonly to: string | null;
+  readonly kind: 'static' | 'conditional' | 'error';
+}
+
+/** What the parked run awaits at its current vertex (timers, events by name, child runs); absent when not parked. */
+export interface RunGraphAwaitView {
+  readonly vertex: string;
+  readonly timers: readonly { readonly until: string; readonly passed: boolean }[];
+  readonly events: readonly {
+    readonly name: string;
+    readonly until: string | null;
+    readonly outcome?: 'received' | 'timed_out';
+  }[];
+  readonly children: readonly string[];
+}
+
+export interface RunGraphChildView {
+  readonly run_id: string;
+  readonly definition_name: string;
+  readonly definition_version: string;
+  readonly run_status: string;
+}
+
+/** `GET /api/runs/:run_id/graph`. */
+export interface RunGraphAnswer {
+  readonly run_id: string;
+  readonly definition_name: string;
+  readonly definition_version: string;
+  readonly run_status: string;
+  readonly checkpoint_revision: number;
+  readonly start: string;
+  readonly vertices: readonly RunGraphVertexView[];
+  readonly edges: readonly RunGraphEdgeView[];
+  readonly awaits?: RunGraphAwaitView;
+  readonly children: readonly RunGraphChildView[];
+  /** The history was longer than the graph reads: states and durations cover its first entries only. */
+  readonly history_truncated: boolean;
+}

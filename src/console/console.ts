@@ -11,6 +11,7 @@ import { ScopeCache } from './releases/release-diff.js';
 import { releaseProviderOf } from './releases/release-store.js';
 import type { ConsoleReleaseStore } from './releases/release-store.js';
 import { ConsoleRuns } from './runs/runs-api.js';
+import type { ConsoleFlows } from './runs/run-graph-load.js';
 import { ConsoleSessions } from './run-sessions/sessions-api.js';
 import type { ConsoleSessionStore } from './run-sessions/sessions-api.js';
 import { guidedRoutes } from './guided/routes.js';
@@ -43,6 +44,8 @@ export interface ConsoleOptions {
   readonly maxRequestBytes: number;
   /** Between two reads of a live run stream (default 250 ms). */
   readonly streamIntervalMs?: number;
+  /** The flow catalog and run store the run pages' flow graphs read (read-only); without it they show none. */
+  readonly flows?: ConsoleFlows;
   /** Where the built page lives (tests only; default: beside the compiled console). */
   readonly assetsDir?: string;
   readonly onFault?: (where: string, error: unknown) => void;
@@ -98,6 +101,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<RunningConsole
     maxRequestBytes: opts.maxRequestBytes,
     streams: new StreamLimiter(),
     streamIntervalMs: opts.streamIntervalMs ?? 250,
+    ...(opts.flows === undefined ? {} : { flows: opts.flows }),
   };
   const server = await startConsoleServer({
     host: opts.host,

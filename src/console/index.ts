@@ -14,3 +14,4 @@ export type { SessionFile, SessionRead } from './guided/session-file.js';
 export { SESSION_PATTERN } from './runs/runs-api.js';
 export type { ConsoleSessionStore } from './run-sessions/sessions-api.js';
 export type * from './api-types.js';
+export type { ConsoleFlows } from './runs/run-graph-load.js';

@@ -3,7 +3,10 @@
  * edges labelled with their predicate, and terminal steps leading to END. `workflowGraph` is the structure (the web
  * console draws it); `workflowMermaid` prints the same structure as a Mermaid flowchart.
  */
+import { mermaidText } from '../core/mermaid-text.js';
 import type { BranchPredicate, StepDefinition, WorkflowDefinition } from './model/release.js';
+
+export { mermaidText };
 
 /** One step of the drawn workflow. */
 export interface WorkflowGraphNode {
@@ -29,17 +32,6 @@ export interface WorkflowGraphEdge {
 export interface WorkflowGraph {
   readonly nodes: readonly WorkflowGraphNode[];
   readonly edges: readonly WorkflowGraphEdge[];
-}
-
-const SAFE = /[A-Za-z0-9 .,:_\-()/?!'=+*@[\]]/;
-
-/** Escapes label text for a quoted Mermaid label: anything outside a small safe set becomes `#<code>;`. */
-export function mermaidText(text: string): string {
-  let out = '';
-  for (const ch of text.replace(/\s+/g, ' ').trim()) {
-    out += SAFE.test(ch) ? ch : `#${ch.codePointAt(0) ?? 63};`;
-  }
-  return out;
 }
 
 function literal(value: string | number | boolean): string {

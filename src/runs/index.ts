@@ -26,6 +26,8 @@ export {
 export { GRAPH_LIMITS, VERTEX_ID_PATTERN, type CompiledGraph, type CompiledVertex } from './flow/graph.js';
 export { MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH } from './flow/check-schema.js';
 export { FlowInterrupt } from './flow/interrupt.js';
+export { flowShape, type FlowShape, type FlowShapeEdge, type FlowShapeVertex } from './flow/flow-shape.js';
+export { flowMermaid } from './flow/flow-mermaid.js';
 
 export { Supervisor } from './supervisor/supervisor.js';
 export {

@@ -107,6 +107,8 @@ describe('docs/cli.md: every message, with its exit code, from the real executab
     { row: '<option> needs a value', args: ['serve', '--port'] },
     { row: '<option> takes no value', args: ['serve', '--help=yes'] },
     { row: 'expected <what>', args: ['runs', 'get', '--store', store] },
+    { row: 'the flow is named NAME@VERSION, e.g. release_notes@v1', args: ['runs', 'graph', 'release_notes'] },
+    { row: 'no flow <flow> in the catalog; known flows: <flows>', args: ['runs', 'graph', 'nope@v1'] },
     { row: 'expected <what>', args: ['runs', 'session-id', 'a-token-on-the-command-line'], secret: 'a-token-on-the' },
     { row: '--<option> must be one of <choices>', args: ['serve', '--transport', 'carrier-pigeon'] },
     { row: '--<option> must be an integer from <min> to <max>', args: ['serve', '--port', '99999'] },

@@ -86,7 +86,11 @@ async function printed(stderr: string[], pattern: RegExp, exit: Promise<number>,
  * leases so it polls the SQLite file often: another store object's wake-ups do not reach it); resolves once it
  * listens, which is after its supervisor started claiming.
  */
-export async function startRunsWorker(cwd: string, env: Record<string, string>): Promise<RunningWorker> {
+export async function startRunsWorker(
+  cwd: string,
+  env: Record<string, string>,
+  extraArgs: readonly string[] = [],
+): Promise<RunningWorker> {
   const stderr: string[] = [];
   let stop: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => {
@@ -99,7 +103,7 @@ export async function startRunsWorker(cwd: string, env: Record<string, string>):
     cwd,
     untilStopped: () => stopped,
   };
-  const args = ['serve', '--profile', 'runs', '--transport', 'http', '--port', '0', '--lease-ms', '500'];
+  const args = ['serve', '--profile', 'runs', '--transport', 'http', '--port', '0', '--lease-ms', '500', ...extraArgs];
   const exit = runCli(args, io);
   await printed(stderr, /runs profile listening on (\S+)/, exit, 'serve --profile runs');
   return {
@@ -144,7 +148,7 @@ export async function startConsoleCli(
   args: readonly string[],
   env: Record<string, string> = {},
   cwd?: string,
-  opts: { readonly worker?: boolean } = {},
+  opts: { readonly worker?: boolean; readonly workerArgs?: readonly string[] } = {},
 ): Promise<RunningConsole> {
   const dir = cwd ?? mkdtempSync(join(tmpdir(), 'rimthan-console-'));
   if (cwd === undefined) prepareApprovalRepository(dir);
@@ -163,7 +167,7 @@ export async function startConsoleCli(
   };
   const exit = runCli(['console', '--port', '0', ...args], io);
   const url = await printed(stderr, /console listening on (\S+)/, exit, 'console');
-  const worker = opts.worker === false ? undefined : await startRunsWorker(dir, fullEnv);
+  const worker = opts.worker === false ? undefined : await startRunsWorker(dir, fullEnv, opts.workerArgs);
   return {
     url,
     origin: new URL(url).origin,

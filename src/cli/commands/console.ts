@@ -72,6 +72,7 @@ export async function consoleCommand(argv: string[], io: CliIo): Promise<void> {
       releases,
       toolsFor: (id) => stack.toolsFor(id),
       sessions: stack.store,
+      flows: { catalog: stack.catalog, store: stack.store },
       signer: new TokenSigner(signing.ring),
       ...(tokens === undefined ? {} : { tokens }),
       allowedHosts: stringList(parsed, 'allowed-host'),

@@ -101,6 +101,9 @@ export const RUNS_SESSION_ID_OPTIONS: OptionTable = [
   { name: 'subject', type: 'string', value: 'SUB' },
 ];
 
+/** `runs graph NAME@VERSION [--flows MODULE]`. */
+export const RUNS_GRAPH_OPTIONS: OptionTable = RUNS_COMMON_OPTIONS.filter((row) => row.name === 'flows');
+
 /** Each runs command's table, by its words. */
 export const RUNS_TABLES: Readonly<Record<string, OptionTable>> = {
   'runs list': RUNS_LIST_OPTIONS,
@@ -113,4 +116,5 @@ export const RUNS_TABLES: Readonly<Record<string, OptionTable>> = {
   'runs migrate-store': RUNS_MIGRATE_STORE_OPTIONS,
   'runs session-id': RUNS_SESSION_ID_OPTIONS,
   'runs prune': RUNS_PRUNE_OPTIONS,
+  'runs graph': RUNS_GRAPH_OPTIONS,
 };

@@ -2,6 +2,7 @@
 import type { ConsoleReleaseStore } from '../releases/release-store.js';
 import type { ScopeCache } from '../releases/release-diff.js';
 import type { ConsoleRuns } from '../runs/runs-api.js';
+import type { ConsoleFlows } from '../runs/run-graph-load.js';
 import type { ConsoleSessions } from '../run-sessions/sessions-api.js';
 import type { GuidedCall } from '../guided/guided-call.js';
 
@@ -51,4 +52,6 @@ export interface ConsoleContext {
   readonly streams: StreamLimiter;
   /** Between two reads of a live run stream. */
   readonly streamIntervalMs: number;
+  /** The flow catalog and store the run graphs read (absent: the graph endpoint answers `unavailable`). */
+  readonly flows?: ConsoleFlows;
 }

@@ -7,6 +7,7 @@
 import type { JsonObject } from '../../core/index.js';
 import { RunToolName } from '../../tools/index.js';
 import { parseCursor, streamRunEvents } from './run-events.js';
+import { loadRunGraph } from './run-graph-load.js';
 import { readJsonObject, sendError } from '../../http/index.js';
 import type { ConsoleContext } from '../http/context.js';
 import { invalid, path, queryOf, reply, sessionFor, withoutSession } from '../http/router.js';
@@ -120,6 +121,14 @@ export function runRoutes(ctx: ConsoleContext): Route[] {
         }
         if (q.values['after_event_id'] !== undefined) args['after_event_id'] = q.values['after_event_id'];
         reply(r.res, await ctx.runs.call(q.session, RunToolName.RunHistory, args));
+      },
+    },
+    {
+      method: 'GET',
+      pattern: path('/api/runs/:run_id/graph'),
+      async handle(r) {
+        const q = querySession(ctx, r, []);
+        if (q !== undefined) reply(r.res, await loadRunGraph(ctx.runs, ctx.flows, q.session, r.params[0] ?? ''));
       },
     },
     {

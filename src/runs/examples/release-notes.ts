@@ -198,6 +198,7 @@ export function releaseNotesFlow(options: ReleaseNotesOptions): FlowSpec<Release
             return { approved: true, notes: edited ?? state.notes, write_key: idempotencyKey };
           },
           next: (state) => (state.approved ? 'write_changelog' : 'draft_notes'),
+          targets: ['write_changelog', 'draft_notes'],
         },
         write_changelog: {
           label: 'Write CHANGELOG.md',

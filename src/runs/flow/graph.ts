@@ -45,6 +45,8 @@ export interface CompiledVertex {
   readonly maxItems: number;
   /** The error-route handler vertex. */
   readonly onError: string | undefined;
+  /** The vertices its conditional edges may choose (declared; undefined: any). */
+  readonly targets: readonly string[] | undefined;
 }
 
 export interface CompiledGraph {
@@ -109,6 +111,24 @@ function checkNext(id: string, next: unknown, ids: ReadonlySet<string>, seen: Se
     seen.add(target);
   }
   return Array.isArray(next) ? Object.freeze([...(next as string[])]) : (next as string);
+}
+
+/** Checks declared conditional targets: ids of the graph, only beside a conditional edge. */
+function checkTargets(
+  id: string,
+  targets: unknown,
+  next: readonly NextSpec<JsonObject>[],
+  ids: ReadonlySet<string>,
+): readonly string[] | undefined {
+  if (targets === undefined) return undefined;
+  if (!next.some((n) => typeof n === 'function')) throw invalid(`vertex ${id}: targets needs a conditional next`);
+  if (!Array.isArray(targets) || targets.length === 0 || targets.length > GRAPH_LIMITS.maxVertices) {
+    throw invalid(`vertex ${id}: targets must be a non-empty array of vertex ids`);
+  }
+  for (const t of targets as unknown[]) {
+    if (typeof t !== 'string' || !ids.has(t)) throw invalid(`vertex ${id}: targets names no vertex of the graph`);
+  }
+  return Object.freeze([...new Set(targets as string[])]);
 }
 
 function checkWrites(id: string, writes: unknown): ReadonlySet<string> | undefined {
@@ -180,6 +200,7 @@ export function compileGraph(graph: GraphSpec<JsonObject>): CompiledGraph {
     }
     if (spec.onError === id) throw invalid(`vertex ${id}: onError cannot name the vertex itself`);
     const seen = new Set<string>();
+    const next = Object.freeze((nextOf.get(id) ?? []).map((n) => checkNext(id, n, ids, seen)));
     vertices.set(
       id,
       Object.freeze({
@@ -188,11 +209,12 @@ export function compileGraph(graph: GraphSpec<JsonObject>): CompiledGraph {
         run: spec.run as CompiledVertex['run'],
         retry: compileRetry(id, spec.retry),
         timeoutMs: spec.timeoutMs,
-        next: Object.freeze((nextOf.get(id) ?? []).map((n) => checkNext(id, n, ids, seen))),
+        next,
         writes: checkWrites(id, spec.writes),
         forEach: spec.forEach,
         maxItems: checkFanOut(id, spec.forEach, spec.maxItems),
         onError: spec.onError,
+        targets: checkTargets(id, spec.targets, next, ids),
       }),
     );
   }
@@ -231,6 +253,9 @@ export function resolveNext(graph: CompiledGraph, vertex: CompiledVertex, state:
     const targets: unknown[] = Array.isArray(target) ? (target as unknown[]) : [target];
     for (const t of targets) {
       if (typeof t !== 'string' || !graph.vertices.has(t)) return { ok: false, reason: 'unknown_target' };
+      if (typeof edge === 'function' && vertex.targets !== undefined && !vertex.targets.includes(t)) {
+        return { ok: false, reason: 'unknown_target' };
+      }
       if (!out.includes(t)) out.push(t);
     }
   }

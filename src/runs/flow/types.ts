@@ -128,6 +128,12 @@ export interface VertexSpec<S extends JsonObject, I extends JsonObject = JsonObj
    * the run pausing as `interrupted` (task_failed). The failed vertex writes nothing.
    */
   readonly onError?: string;
+  /**
+   * The vertices a conditional `next` (a function) may choose, declared so the flow's graph can draw them (`rimthan runs
+   * graph`, the console) and checked at run time: a choice outside them fails the edge like an unknown vertex.
+   * Absent: any vertex of the graph.
+   */
+  readonly targets?: readonly string[];
 }
 
 /** An edge declared apart from its vertex (adds to the vertex's `next`; several edges from one vertex fan out). */

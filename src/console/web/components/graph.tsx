@@ -1,8 +1,8 @@
 /**
- * A workflow drawn as a graph: dagre lays it out (top to bottom), the page draws it as SVG. Gated steps have a heavy
- * border and say what they wait for, branching steps show their question and label their edges with the predicate,
- * terminal steps lead to END. A step is a button: click or Enter selects it. `current` and `done` mark a session's
- * position.
+ * A graph drawn by dagre (top to bottom) as SVG: `DagreGraph` draws any boxes and arrows (a run's flow graph uses it
+ * too), `WorkflowGraph` a release workflow with it. Gated steps have a heavy border and say what they wait for,
+ * branching steps show their question and label their edges with the predicate, terminal steps lead to END. A step is
+ * a button: click or Enter selects it. `current` and `done` mark a session's position.
  */
 import dagre from '@dagrejs/dagre';
 import type { GraphView } from '../../api-types.js';
@@ -45,7 +45,7 @@ function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-interface Line {
+export interface Line {
   readonly text: string;
   readonly kind: 'title' | 'detail' | 'question';
 }
@@ -64,32 +64,60 @@ function nodeLines(node: GraphView['nodes'][number]): Line[] {
   return lines;
 }
 
-function layout(graph: GraphView): {
-  boxes: Box[];
-  edges: { points: { x: number; y: number }[]; label?: string; lx: number; ly: number }[];
-  width: number;
-  height: number;
-} {
+/** A box to draw: its text lines, CSS classes, corner radius and the attributes that name it. */
+export interface DrawNode {
+  readonly id: string;
+  readonly lines: readonly Line[];
+  readonly classes: readonly string[];
+  readonly rounded: number;
+  readonly ariaLabel: string;
+  /** Attributes of the node's group (data-*), e.g. `data-step`. */
+  readonly attrs: Readonly<Record<string, string>>;
+  readonly onSelect?: () => void;
+}
+
+/** An arrow; `to` null leads to END, `className` styles it (e.g. `error`, `conditional`). */
+export interface DrawEdge {
+  readonly from: string;
+  readonly to: string | null;
+  readonly label?: string;
+  readonly className?: string;
+}
+
+interface Drawn {
+  readonly points: { x: number; y: number }[];
+  readonly label?: string;
+  readonly className?: string;
+  readonly lx: number;
+  readonly ly: number;
+}
+
+function layout(
+  nodes: readonly DrawNode[],
+  drawEdges: readonly DrawEdge[],
+): { boxes: Box[]; edges: Drawn[]; width: number; height: number } {
   const g = new dagre.graphlib.Graph({ multigraph: true });
   g.setGraph({ rankdir: 'TB', nodesep: 40, ranksep: 56, edgesep: 20, marginx: 16, marginy: 16 });
   g.setDefaultEdgeLabel(() => ({}));
-  const lines = new Map<string, Line[]>();
-  for (const node of graph.nodes) {
-    const text = nodeLines(node);
-    lines.set(node.id, text);
-    const longest = Math.max(...text.map((l) => l.text.length));
-    g.setNode(node.id, { width: Math.max(150, longest * CHAR + 28), height: text.length * LINE + 22 });
+  const lines = new Map<string, readonly Line[]>();
+  for (const node of nodes) {
+    lines.set(node.id, node.lines);
+    const longest = Math.max(...node.lines.map((l) => l.text.length));
+    g.setNode(node.id, { width: Math.max(150, longest * CHAR + 28), height: node.lines.length * LINE + 22 });
   }
-  if (graph.edges.some((e) => e.to === null)) {
+  if (drawEdges.some((e) => e.to === null)) {
     lines.set(END, [{ text: 'END', kind: 'title' }]);
     g.setNode(END, { width: 70, height: 30 });
   }
-  graph.edges.forEach((edge, i) => {
+  drawEdges.forEach((edge, i) => {
     const label = edge.label;
     g.setEdge(
       edge.from,
       edge.to ?? END,
-      label === undefined ? {} : { label, width: label.length * 6.8 + 12, height: 18, labelpos: 'c' },
+      {
+        ...(label === undefined ? {} : { label, width: label.length * 6.8 + 12, height: 18, labelpos: 'c' }),
+        ...(edge.className === undefined ? {} : { className: edge.className }),
+      },
       `e${i}`,
     );
   });
@@ -99,10 +127,17 @@ function layout(graph: GraphView): {
     return { id, lines: lines.get(id) ?? [], x: n.x, y: n.y, width: n.width, height: n.height };
   });
   const edges = g.edges().map((e) => {
-    const label = g.edge(e) as { points?: { x: number; y: number }[]; label?: string; x?: number; y?: number };
+    const label = g.edge(e) as {
+      points?: { x: number; y: number }[];
+      label?: string;
+      className?: string;
+      x?: number;
+      y?: number;
+    };
     return {
       points: label.points ?? [],
       ...(label.label === undefined ? {} : { label: label.label }),
+      ...(label.className === undefined ? {} : { className: label.className }),
       lx: label.x ?? 0,
       ly: label.y ?? 0,
     };
@@ -111,19 +146,14 @@ function layout(graph: GraphView): {
   return { boxes, edges, width: size.width ?? 0, height: size.height ?? 0 };
 }
 
-export interface GraphProps {
-  readonly graph: GraphView;
-  readonly selected?: string | undefined;
-  readonly current?: string | null | undefined;
-  readonly done?: readonly string[];
-  readonly onSelect?: (stepId: string) => void;
+/** Lays out `nodes` and `edges` with dagre (top to bottom) and draws them as SVG; shared by every graph the console shows. */
+export function DagreGraph(props: {
+  readonly nodes: readonly DrawNode[];
+  readonly edges: readonly DrawEdge[];
   readonly label: string;
-}
-
-export function WorkflowGraph(props: GraphProps) {
-  const { boxes, edges, width, height } = layout(props.graph);
-  const nodes = new Map(props.graph.nodes.map((n) => [n.id, n]));
-  const done = new Set(props.done ?? []);
+}) {
+  const { boxes, edges, width, height } = layout(props.nodes, props.edges);
+  const nodes = new Map(props.nodes.map((n) => [n.id, n]));
   return (
     <svg
       class="graph"
@@ -147,7 +177,7 @@ export function WorkflowGraph(props: GraphProps) {
         </marker>
       </defs>
       {edges.map((e, i) => (
-        <g key={`e${i}`} class="edge">
+        <g key={`e${i}`} class={e.className === undefined ? 'edge' : `edge ${e.className}`}>
           <path
             d={e.points.map((p, j) => `${j === 0 ? 'M' : 'L'} ${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(' ')}
             marker-end="url(#arrow)"
@@ -180,22 +210,16 @@ export function WorkflowGraph(props: GraphProps) {
             </g>
           );
         }
-        const classes = ['node', 'step'];
-        if (node.gated) classes.push('gated');
-        if (node.branching) classes.push('branching');
-        if (done.has(node.id)) classes.push('done');
-        if (props.current === node.id) classes.push('current');
-        if (props.selected === node.id) classes.push('selected');
-        const select = (): void => props.onSelect?.(node.id);
+        const select = (): void => node.onSelect?.();
         const top = b.y - b.height / 2;
         return (
           <g
             key={b.id}
-            class={classes.join(' ')}
-            data-step={node.id}
+            class={node.classes.join(' ')}
+            {...node.attrs}
             role="button"
             tabIndex={0}
-            aria-label={`${node.title}${props.current === node.id ? ' (current step)' : ''}`}
+            aria-label={node.ariaLabel}
             onClick={select}
             onKeyDown={(event: KeyboardEvent) => {
               if (event.key === 'Enter' || event.key === ' ') {
@@ -204,7 +228,7 @@ export function WorkflowGraph(props: GraphProps) {
               }
             }}
           >
-            <rect x={b.x - b.width / 2} y={top} width={b.width} height={b.height} rx={node.branching ? 14 : 6} />
+            <rect x={b.x - b.width / 2} y={top} width={b.width} height={b.height} rx={node.rounded} />
             {b.lines.map((line, i) => (
               <text key={i} x={b.x} y={top + 18 + i * LINE} class={line.kind}>
                 {line.text}
@@ -215,4 +239,36 @@ export function WorkflowGraph(props: GraphProps) {
       })}
     </svg>
   );
+}
+
+export interface GraphProps {
+  readonly graph: GraphView;
+  readonly selected?: string | undefined;
+  readonly current?: string | null | undefined;
+  readonly done?: readonly string[];
+  readonly onSelect?: (stepId: string) => void;
+  readonly label: string;
+}
+
+export function WorkflowGraph(props: GraphProps) {
+  const done = new Set(props.done ?? []);
+  const nodes = props.graph.nodes.map((node): DrawNode => {
+    const classes = ['node', 'step'];
+    if (node.gated) classes.push('gated');
+    if (node.branching) classes.push('branching');
+    if (done.has(node.id)) classes.push('done');
+    if (props.current === node.id) classes.push('current');
+    if (props.selected === node.id) classes.push('selected');
+    const onSelect = props.onSelect;
+    return {
+      id: node.id,
+      lines: nodeLines(node),
+      classes,
+      rounded: node.branching ? 14 : 6,
+      ariaLabel: `${node.title}${props.current === node.id ? ' (current step)' : ''}`,
+      attrs: { 'data-step': node.id },
+      ...(onSelect === undefined ? {} : { onSelect: () => onSelect(node.id) }),
+    };
+  });
+  return <DagreGraph nodes={nodes} edges={props.graph.edges} label={props.label} />;
 }

@@ -1,11 +1,12 @@
 /**
- * One run: its status and interrupt, the timeline of its history as it happens (server-sent events), a resume form
+ * One run: its status and interrupt, its flow graph with each vertex's state (live), the timeline of its history as it happens (server-sent events), a resume form
  * generated from the definition's resume schema, and cancel with a reason.
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { DefinitionsAnswer, HistoryEntryView, MeAnswer, SafeRunView } from '../../api-types.js';
 import { apiPath, get, post } from '../api.js';
 import { ErrorBox, Show, Time } from '../components/common.js';
+import { RunFlowGraph } from '../components/flow-graph.js';
 import { SchemaForm } from '../components/schema-form.js';
 import { href } from '../route.js';
 import { useApi } from '../use-api.js';
@@ -182,6 +183,12 @@ export function RunPage({ me, runId, query }: { me: MeAnswer; runId: string; que
           {error !== null && <ErrorBox error={error} />}
         </>
       )}
+      <h3>Flow graph</h3>
+      <RunFlowGraph
+        runId={runId}
+        session={session}
+        tick={`${run?.checkpoint_revision ?? -1}:${run?.updated_at ?? ''}:${live.entries.length}:${String(live.ended)}`}
+      />
       <h3>Timeline {!live.ended && live.run !== null && <span class="live">live</span>}</h3>
       <Timeline entries={live.entries} />
     </section>
