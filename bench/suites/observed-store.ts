@@ -19,6 +19,10 @@ import type {
   SendEventOutcome,
   SessionQuery,
   SessionSummary,
+  ScheduleDeclaration,
+  ScheduleQuery,
+  ScheduleRecord,
+  ScheduleUpdate,
 } from '../../src/runs/index.js';
 
 interface Waiter {
@@ -159,5 +163,17 @@ export class ObservedStore implements RunStore {
   }
   nextWakeAt(): Promise<number | undefined> {
     return this.#inner.nextWakeAt();
+  }
+  syncSchedules(name: string, declared: readonly ScheduleDeclaration[], at: string): Promise<ScheduleRecord[]> {
+    return this.#inner.syncSchedules(name, declared, at);
+  }
+  getSchedule(definition_name: string, schedule_id: string): Promise<ScheduleRecord | undefined> {
+    return this.#inner.getSchedule(definition_name, schedule_id);
+  }
+  listSchedules(query: ScheduleQuery): Promise<ScheduleRecord[]> {
+    return this.#inner.listSchedules(query);
+  }
+  updateSchedule(update: ScheduleUpdate): Promise<ScheduleRecord | undefined> {
+    return this.#inner.updateSchedule(update);
   }
 }

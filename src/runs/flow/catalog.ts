@@ -8,6 +8,7 @@ import type { JsonObject } from '../../core/json.js';
 import { SchemaCompiler, type CompiledSchema, type SchemaCheck } from '../../core/schema.js';
 import { checkFlowSchema } from './check-schema.js';
 import { compileGraph, VERTEX_ID_PATTERN, type CompiledGraph } from './graph.js';
+import { compileSchedules, type CompiledSchedule } from './schedules.js';
 import type { FlowSpec } from './types.js';
 
 export const FLOW_NAME_PATTERN = /^[a-z][a-z0-9_]{2,63}$/;
@@ -34,6 +35,8 @@ export interface FlowDefinition {
   validateState(value: unknown): SchemaCheck;
   /** Older versions this one can take over, by version (see UpgradeSpec). */
   readonly upgrades: ReadonlyMap<string, CompiledUpgrade>;
+  /** Its cron schedules, by id (flow/schedules.ts); only the latest registered version of a name runs them. */
+  readonly schedules: ReadonlyMap<string, CompiledSchedule>;
 }
 
 /** A checked upgrade declaration. */
@@ -115,6 +118,7 @@ function compileDefinition(compiler: SchemaCompiler, spec: FlowSpec<JsonObject, 
   } catch (cause) {
     throw new RimthanError('invalid_definition', 'a flow schema does not compile', { cause });
   }
+  const schedules = compileSchedules(spec.schedules, validateInput);
   const init = spec.initialState;
   return Object.freeze({
     name: spec.name,
@@ -129,6 +133,7 @@ function compileDefinition(compiler: SchemaCompiler, spec: FlowSpec<JsonObject, 
     graph,
     validateState,
     upgrades,
+    schedules,
   });
 }
 
@@ -140,6 +145,7 @@ function keyOf(name: string, version: string): string {
 export class FlowCatalog {
   readonly #compiler = new SchemaCompiler();
   readonly #byKey = new Map<string, FlowDefinition>();
+  readonly #latest = new Map<string, FlowDefinition>();
 
   /**
    * Checks and compiles a flow, then makes it resolvable. Throws RimthanError('invalid_definition') for a bad flow and
@@ -152,7 +158,13 @@ export class FlowCatalog {
       throw new RimthanError('duplicate_definition', `flow ${key} is already registered`);
     }
     this.#byKey.set(key, definition);
+    this.#latest.set(definition.name, definition);
     return definition;
+  }
+
+  /** The version of `name` registered last: the one whose schedules run (see ScheduleSpec). */
+  latest(name: string): FlowDefinition | undefined {
+    return this.#latest.get(name);
   }
 
   /** The flow registered under exactly name@version, or undefined. */

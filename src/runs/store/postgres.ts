@@ -16,6 +16,8 @@ import { planCommit, prepareCommit, prepareSeed } from './commit-plan.js';
 import { postgresQueries, type PostgresQueries } from './postgres-queries.js';
 import { migratePostgres, quoteSchema } from './postgres-schema.js';
 import { PostgresWaits } from './postgres-waits.js';
+import { PostgresSchedules } from './postgres-schedules.js';
+import type { ScheduleDeclaration, ScheduleQuery, ScheduleRecord, ScheduleUpdate } from './types.js';
 import { PostgresWriter } from './postgres-writer.js';
 import { rowToSession, type SessionRow } from './sessions.js';
 import {
@@ -96,6 +98,7 @@ export class PostgresRunStore implements RunStore {
   readonly #hub = new NotifyHub();
   readonly #observer: StoreObserver | undefined;
   readonly #waits: PostgresWaits;
+  readonly #schedules: PostgresSchedules;
   #state: OpenState | undefined;
 
   /** Validates the options; nothing connects before `open()`. */
@@ -107,6 +110,7 @@ export class PostgresRunStore implements RunStore {
     this.#config = { ...options.pool, ...connection };
     this.#observer = options.observer;
     this.#waits = new PostgresWaits(() => this.#pool(), quoteSchema(this.#schema));
+    this.#schedules = new PostgresSchedules(() => this.#pool(), quoteSchema(this.#schema));
   }
 
   /** Connects the pool and migrates the schema (serialised across processes by an advisory lock). Idempotent. */
@@ -347,6 +351,25 @@ export class PostgresRunStore implements RunStore {
 
   nextWakeAt(): Promise<number | undefined> {
     return this.#waits.nextWakeAt();
+  }
+  syncSchedules(
+    definition_name: string,
+    declared: readonly ScheduleDeclaration[],
+    updated_at: string,
+  ): Promise<ScheduleRecord[]> {
+    return this.#schedules.syncSchedules(definition_name, declared, updated_at);
+  }
+
+  getSchedule(definition_name: string, schedule_id: string): Promise<ScheduleRecord | undefined> {
+    return this.#schedules.getSchedule(definition_name, schedule_id);
+  }
+
+  listSchedules(query: ScheduleQuery): Promise<ScheduleRecord[]> {
+    return this.#schedules.listSchedules(query);
+  }
+
+  updateSchedule(update: ScheduleUpdate): Promise<ScheduleRecord | undefined> {
+    return this.#schedules.updateSchedule(update);
   }
 
   /**

@@ -26,6 +26,8 @@ import { rowToSession, type SessionRow } from './sessions.js';
 import { migrateSqlite } from './sqlite-schema.js';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 import { SqliteWaits } from './sqlite-waits.js';
+import { SqliteSchedules } from './sqlite-schedules.js';
+import type { ScheduleDeclaration, ScheduleQuery, ScheduleRecord, ScheduleUpdate } from './types.js';
 import {
   StoreConflictError,
   type ActivityEntry,
@@ -81,6 +83,7 @@ interface OpenState {
   readonly writer: GroupCommitWriter;
   readonly cache: RecordCache;
   readonly waits: SqliteWaits;
+  readonly schedules: SqliteSchedules;
 }
 
 /** Cursor ordinal meaning "after every entry of the revision". */
@@ -117,7 +120,8 @@ export class SqliteRunStore implements RunStore {
           setSync: (sync) => db.pragma(`synchronous = ${sync ? 'FULL' : 'NORMAL'}`),
           onBatch: (writes, durationMs, ok) => this.#options.observer?.commitBatch?.({ writes, durationMs, ok }),
         });
-        this.#state = { db, sql, writer, cache, waits: new SqliteWaits(db, writer) };
+        const schedules = new SqliteSchedules(db, writer);
+        this.#state = { db, sql, writer, cache, waits: new SqliteWaits(db, writer), schedules };
       } catch (error) {
         db.close();
         throw error;
@@ -414,6 +418,25 @@ export class SqliteRunStore implements RunStore {
 
   nextWakeAt(): Promise<number | undefined> {
     return settleAsync(() => this.#open().waits.nextWakeAt());
+  }
+  syncSchedules(
+    definition_name: string,
+    declared: readonly ScheduleDeclaration[],
+    updated_at: string,
+  ): Promise<ScheduleRecord[]> {
+    return settleAsync(() => this.#open().schedules.syncSchedules(definition_name, declared, updated_at));
+  }
+
+  getSchedule(definition_name: string, schedule_id: string): Promise<ScheduleRecord | undefined> {
+    return settleAsync(() => this.#open().schedules.getSchedule(definition_name, schedule_id));
+  }
+
+  listSchedules(query: ScheduleQuery): Promise<ScheduleRecord[]> {
+    return settleAsync(() => this.#open().schedules.listSchedules(query));
+  }
+
+  updateSchedule(update: ScheduleUpdate): Promise<ScheduleRecord | undefined> {
+    return settleAsync(() => this.#open().schedules.updateSchedule(update));
   }
 
   /** In-process wake-up: every listener of this store object hears it on a later turn. */

@@ -118,6 +118,11 @@ export interface SupervisorOptions {
   readonly onError?: (error: unknown, where: ErrorContext) => void;
   /** Follows each execution of a run and its vertices (tracing; executor/run-trace.ts). */
   readonly tracer?: RunTracer;
+  /**
+   * Longest sleep of the scheduler between two looks at the flow schedules (default 5 000 ms, 10..3 600 000): the
+   * fallback behind its timer, and how soon a `buffer_one` tick starts after the previous run ended.
+   */
+  readonly schedulePollMs?: number;
 }
 
 /** The run operations of one session; a run of another session is indistinguishable from a missing one. */
