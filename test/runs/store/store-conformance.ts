@@ -18,6 +18,7 @@ import { describeLedgerBatchCases } from './store-conformance-ledger-batches.js'
 import { describeLedgerCases } from './store-conformance-ledger.js';
 import { describeQueueCases } from './store-conformance-queue.js';
 import { describeWaitCases } from './store-conformance-waits.js';
+import { describeScheduleCases } from './store-conformance-schedules.js';
 
 export interface ConformanceOptions {
   /** When set, every case is skipped with this reason. */
@@ -70,6 +71,8 @@ export function describeRunStoreConformance(
     describe('insights', () => describeInsightsCases(() => store));
 
     describe('waits', () => describeWaitCases(() => store, another));
+
+    describe('schedules', () => describeScheduleCases(() => store, another));
 
     test('200 concurrent starts are all durable and visible after close and reopen', async () => {
       const session = randomUUID();
