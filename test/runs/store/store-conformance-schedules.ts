@@ -71,11 +71,12 @@ function declaration(name: string, id: string, over: Partial<ScheduleDeclaration
 
 /** Registers the cases inside the caller's describe block; `store()` is the suite's store, `another()` a second one. */
 export function describeScheduleCases(store: () => RunStore, another: () => Promise<RunStore>): void {
-  const supervisors: Supervisor[] = [];
+  const supervisors: { supervisor: Supervisor; store: RunStore }[] = [];
   /** A started supervisor on its own store object (another worker of the same database). */
-  const worker = async (catalog: FlowCatalog, clock: Clock, onStore?: RunStore): Promise<Supervisor> => {
+  const worker = async (catalog: FlowCatalog, clock: Clock): Promise<Supervisor> => {
+    const own = await another();
     const supervisor = new Supervisor({
-      store: onStore ?? (await another()),
+      store: own,
       catalog,
       clock,
       leaseMs: 2000,
@@ -84,7 +85,7 @@ export function describeScheduleCases(store: () => RunStore, another: () => Prom
       abandonedStartMs: false,
       onError: () => undefined,
     });
-    supervisors.push(supervisor);
+    supervisors.push({ supervisor, store: own });
     await supervisor.start();
     return supervisor;
   };
@@ -101,7 +102,11 @@ export function describeScheduleCases(store: () => RunStore, another: () => Prom
     });
   const runsOf = async (name: string) => store().listRuns(scheduleSessionId(name), { limit: 1000 });
   const stopAll = async (): Promise<void> => {
-    for (const s of supervisors.splice(0)) await s.stop();
+    // Each worker's store is closed with it (PostgreSQL connections are a shared, bounded resource).
+    for (const s of supervisors.splice(0)) {
+      await s.supervisor.stop();
+      await s.store.close();
+    }
   };
 
   test('a sync inserts, keeps the next tick unless the cron changes, and deletes what is no longer declared', async () => {
