@@ -44,6 +44,7 @@ Commands:
   runs upgrade|restart|send-event|migrate-store
                             upgrade a run to a newer flow version, restart one from a vertex, send an event to
                             a run, move a SQLite store to PostgreSQL
+  runs schedules            list the flow schedules of a run store with their next and last ticks
   runs session-id           print the runs session id of a bearer token (read from stdin or --token-file) or
                             of an OAuth principal (--issuer I --subject S)
   participant start|status|answer|continue|write-assets|prepare|report|submit|run
@@ -165,6 +166,10 @@ restart take --store, --session and --flows as above):
                    move every run, checkpoint, history entry, input, idempotency key and session into PostgreSQL
                    (schema default public), verified before it commits; stop the servers using PATH first. Unfinished
                    runs continue on PostgreSQL; on the old file they stay held so nothing runs twice
+  rimthan runs schedules [--store SPEC] [--json]
+                   list every flow schedule (FlowSpec.schedules): flow, cron, zone, overlap and catch-up policies,
+                   next tick, last tick and run, and the ticks started, skipped, missed and failed. A table, or
+                   the records with --json. Scheduled runs belong to the session schedule:FLOW_NAME
 
 session-id prints, one line per token, the session an HTTP caller with that bearer token gets (the principal id
 bearer-<32 hex digits>). It reads tokens one per line from stdin or --token-file FILE, never from the command line:
@@ -231,6 +236,7 @@ const TOPICS: Readonly<Record<string, string>> = {
   'runs send-event': RUNS,
   'runs migrate-store': RUNS,
   'runs session-id': RUNS,
+  'runs schedules': RUNS,
   participant: PARTICIPANT,
   'participant start': PARTICIPANT,
   'participant status': PARTICIPANT,

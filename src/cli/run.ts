@@ -33,6 +33,7 @@ const COMMANDS: Readonly<Record<string, Loader>> = {
   'runs send-event': async () => (await import('./commands/runs-operator.js')).runsSendEvent,
   'runs migrate-store': async () => (await import('./commands/runs-operator.js')).runsMigrateStore,
   'runs session-id': async () => (await import('./commands/runs-session.js')).runsSessionId,
+  'runs schedules': async () => (await import('./commands/runs-schedules.js')).runsSchedules,
   'participant start': async () => (await import('./commands/participant.js')).participantStart,
   'participant status': async () => (await import('./commands/participant.js')).participantStatus,
   'participant answer': async () => (await import('./commands/participant.js')).participantAnswer,

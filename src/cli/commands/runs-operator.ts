@@ -32,7 +32,7 @@ function sqliteFile(spec: string, cwd: string): string | undefined {
 }
 
 /** Opens an existing store (an operator command never creates one by mistake). */
-async function existingStore(parsed: Parsed, io: CliIo): Promise<RunStore> {
+export async function existingStore(parsed: Parsed, io: CliIo): Promise<RunStore> {
   const spec = stringOption(parsed, 'store') ?? DEFAULT_RUN_STORE;
   const file = sqliteFile(spec, io.cwd);
   if (file !== undefined && !existsSync(file)) {

@@ -90,6 +90,11 @@ export const RUNS_SESSION_ID_OPTIONS: OptionTable = [
   { name: 'issuer', type: 'string', value: 'URL' },
   { name: 'subject', type: 'string', value: 'SUB' },
 ];
+/** `runs schedules [--store SPEC] [--json]`. */
+export const RUNS_SCHEDULES_OPTIONS: OptionTable = [
+  ...RUNS_COMMON_OPTIONS.filter((row) => row.name === 'store'),
+  { name: 'json', type: 'boolean' },
+];
 
 /** Each runs command's table, by its words. */
 export const RUNS_TABLES: Readonly<Record<string, OptionTable>> = {
@@ -102,4 +107,5 @@ export const RUNS_TABLES: Readonly<Record<string, OptionTable>> = {
   'runs send-event': RUNS_SEND_EVENT_OPTIONS,
   'runs migrate-store': RUNS_MIGRATE_STORE_OPTIONS,
   'runs session-id': RUNS_SESSION_ID_OPTIONS,
+  'runs schedules': RUNS_SCHEDULES_OPTIONS,
 };
