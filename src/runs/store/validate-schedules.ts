@@ -49,7 +49,8 @@ export function checkScheduleKey(definition_name: string, schedule_id: string): 
 }
 
 export function checkDeclarations(definition_name: string, declared: readonly ScheduleDeclaration[]): void {
-  if (!Array.isArray(declared) || declared.length > MAX_DECLARED) {
+  const list: unknown = declared;
+  if (!Array.isArray(list) || list.length > MAX_DECLARED) {
     throw new StoreArgumentError(`at most ${MAX_DECLARED} schedules per flow`);
   }
   const ids = new Set<string>();

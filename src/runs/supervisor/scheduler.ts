@@ -108,7 +108,7 @@ export class Scheduler {
   }
 
   async #loop(): Promise<void> {
-    let wakeAt = Number.POSITIVE_INFINITY;
+    let wakeAt: number;
     do {
       this.#again = false;
       try {

@@ -390,7 +390,7 @@ export function describeScheduleCases(store: () => RunStore, another: () => Prom
   test('a tick whose input breaks the input schema fails visibly and starts nothing', async () => {
     const name = uniqueName();
     const clock = new TestClock(T0);
-    const flow = scheduledFlow(name, { cron: '* * * * *', input: () => ({ tick: 42 }) as unknown as { tick: string } });
+    const flow = scheduledFlow(name, { cron: '* * * * *', input: () => ({ tick: 42 }) });
     try {
       await worker(catalogOf(flow), clock);
       clock.at = T0 + 30_000;
