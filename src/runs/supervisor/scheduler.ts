@@ -195,7 +195,9 @@ export class Scheduler {
     let row: ScheduleRecord | undefined = first;
     for (let steps = 0; row !== undefined && steps < MAX_STEPS_PER_PASS && !this.#stopped; steps++) {
       const now = clock.now();
-      const plan = planStep(row, now.getTime(), times, await this.#previousLive(row));
+      // The last run's status matters only when a tick is due or buffered: an idle look reads nothing more.
+      const due = row.pending_tick_at === null && (row.buffered_tick_at !== null || row.next_tick_at <= now.getTime());
+      const plan = planStep(row, now.getTime(), times, due && (await this.#previousLive(row)));
       if (plan.kind === 'idle') return plan.wakeAt;
       if (plan.kind === 'start') {
         row = await this.#startTick(row, schedule, plan.tick);

@@ -425,6 +425,21 @@ export function describeScheduleCases(store: () => RunStore, another: () => Prom
     }
   });
 
+  test('an observing supervisor (the console) never syncs nor ticks a schedule', async () => {
+    const name = uniqueName();
+    const clock = new TestClock(T0);
+    const observer = new Supervisor({
+      store: store(),
+      catalog: catalogOf(scheduledFlow(name, { cron: '* * * * *' })),
+      clock,
+    });
+    observer.observe();
+    clock.at = T0 + 5 * MINUTE;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(await row(name), undefined);
+    await observer.stop();
+  });
+
   test('scheduled runs are normal runs of the schedule session', async () => {
     const name = uniqueName();
     const clock = new TestClock(T0);
