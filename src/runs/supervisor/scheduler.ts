@@ -280,6 +280,8 @@ export class Scheduler {
         return { ok: false, message: why.slice(0, 1024) };
       }
       case 'failed':
+        // The flow's own input check threw: this tick can never start; anything else (the store) is retried.
+        if (outcome.stage === 'definition') return { ok: false, message: 'definition: the input check failed' };
         throw outcome.error instanceof Error ? outcome.error : new Error(`scheduled start failed at ${outcome.stage}`);
     }
   }
