@@ -15,7 +15,7 @@ import { defineFlow } from '../../../src/runs/flow/define.js';
 import type { ScheduleSpec } from '../../../src/runs/flow/types.js';
 import { sendEvent } from '../../../src/runs/operator/send-event.js';
 import type { RunStore, ScheduleDeclaration, ScheduleRecord } from '../../../src/runs/store/types.js';
-import { scheduleSessionId } from '../../../src/runs/supervisor/scheduler.js';
+import { scheduleSessionId, tickIdempotencyKey } from '../../../src/runs/supervisor/scheduler.js';
 import { Supervisor } from '../../../src/runs/supervisor/supervisor.js';
 import { closedSchema, waitFor, waitForStatus } from '../helpers.js';
 import { now, rimthanCode } from './store-fixtures.js';
@@ -231,9 +231,20 @@ export function describeScheduleCases(store: () => RunStore, another: () => Prom
 
   test('a tick taken by a worker that died before or after starting its run is finished exactly once', async () => {
     const name = uniqueName();
-    const clock = new TestClock(T0);
-    const flow = scheduledFlow(name, { cron: '*/10 * * * *', overlap: 'allow' });
     const tick = Date.UTC(2030, 0, 1, 0, 10);
+    const clock = new TestClock(tick);
+    const flow = scheduledFlow(name, { cron: '*/10 * * * *', overlap: 'allow' });
+    const take = async (at: number, revision: number) => {
+      const taken = await store().updateSchedule({
+        definition_name: name,
+        schedule_id: 'every',
+        expected_revision: revision,
+        set: { pending_tick_at: at, next_tick_at: at + 10 * MINUTE },
+        updated_at: now(),
+      });
+      assert.ok(taken !== undefined);
+      return taken;
+    };
     try {
       // A dead worker's take: the row says pending, no run exists yet.
       const [synced] = await store().syncSchedules(
@@ -241,31 +252,33 @@ export function describeScheduleCases(store: () => RunStore, another: () => Prom
         [declaration(name, 'every', { cron: '*/10 * * * *', overlap: 'allow', next_tick_at: tick })],
         now(),
       );
-      const taken = await store().updateSchedule({
-        definition_name: name,
-        schedule_id: 'every',
-        expected_revision: synced?.revision ?? -1,
-        set: { pending_tick_at: tick, next_tick_at: tick + 10 * MINUTE },
-        updated_at: now(),
-      });
-      assert.ok(taken !== undefined);
+      await take(tick, synced?.revision ?? -1);
       await worker(catalogOf(flow), clock);
-      const done = await rowWhere(name, (r) => r.started === 1);
-      const [run] = await runsOf(name);
-      assert.equal(done.last_run_id, run?.run_id);
+      const first = await rowWhere(name, (r) => r.started === 1);
+      assert.equal((await runsOf(name)).length, 1);
       await stopAll();
-      // Died after starting the run, before recording it: the tick is pending again; the same run is found.
-      await store().updateSchedule({
-        definition_name: name,
-        schedule_id: 'every',
-        expected_revision: done.revision,
-        set: { pending_tick_at: tick },
-        updated_at: now(),
+      // A worker that died after starting the next tick's run, before recording it: the run exists, the tick is
+      // pending. (An observing supervisor starts the run as the dead worker did: same key, same input.)
+      const next = tick + 10 * MINUTE;
+      await take(next, first.revision);
+      const observer = new Supervisor({ store: store(), catalog: catalogOf(flow), clock });
+      observer.observe();
+      const started = await observer.forSession(scheduleSessionId(name)).startNew({
+        definitionName: name,
+        definitionVersion: 'v1',
+        input: { tick: new Date(next).toISOString() },
+        parentRunId: null,
+        idempotencyKey: tickIdempotencyKey('every', next),
+        mintRunId: () => randomUUID(),
+        now: () => now(),
       });
+      await observer.stop();
+      assert.equal(started.kind, 'started');
+      clock.at = next;
       await worker(catalogOf(flow), clock);
-      const again = await rowWhere(name, (r) => r.started === 2 && r.pending_tick_at === null);
-      assert.equal(again.last_run_id, run?.run_id, 'the replay names the same run');
-      assert.equal((await runsOf(name)).length, 1, 'no second run for the tick');
+      const second = await rowWhere(name, (r) => r.started === 2 && r.pending_tick_at === null);
+      assert.equal(second.last_run_id, started.kind === 'started' ? started.run.run_id : '', 'the same run');
+      assert.equal((await runsOf(name)).length, 2, 'no second run for the tick');
     } finally {
       await stopAll();
     }
