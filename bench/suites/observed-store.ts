@@ -22,6 +22,10 @@ import type {
   SendEventOutcome,
   SessionQuery,
   SessionSummary,
+  ScheduleDeclaration,
+  ScheduleQuery,
+  ScheduleRecord,
+  ScheduleUpdate,
 } from '../../src/runs/index.js';
 
 interface Waiter {
@@ -184,5 +188,17 @@ export class ObservedStore implements RunStore {
   }
   finishedDefinitions(): Promise<string[]> {
     return this.#inner.finishedDefinitions();
+  }
+  syncSchedules(name: string, declared: readonly ScheduleDeclaration[], at: string): Promise<ScheduleRecord[]> {
+    return this.#inner.syncSchedules(name, declared, at);
+  }
+  getSchedule(definition_name: string, schedule_id: string): Promise<ScheduleRecord | undefined> {
+    return this.#inner.getSchedule(definition_name, schedule_id);
+  }
+  listSchedules(query: ScheduleQuery): Promise<ScheduleRecord[]> {
+    return this.#inner.listSchedules(query);
+  }
+  updateSchedule(update: ScheduleUpdate): Promise<ScheduleRecord | undefined> {
+    return this.#inner.updateSchedule(update);
   }
 }

@@ -46,6 +46,7 @@ Commands:
                             a run, move a SQLite store to PostgreSQL
   runs prune                delete finished runs older than an age or beyond each flow's newest N (retention)
   runs graph NAME@VERSION   print a registered flow as a Mermaid flowchart
+  runs schedules            list the flow schedules of a run store with their next and last ticks
   runs session-id           print the runs session id of a bearer token (read from stdin or --token-file) or
                             of an OAuth principal (--issuer I --subject S)
   participant start|status|answer|continue|write-assets|prepare|report|submit|run
@@ -175,6 +176,10 @@ restart take --store, --session and --flows as above):
                    events, idempotency keys and the inputs no remaining run refers to go with them, 500 runs per
                    transaction (progress on stderr). Never a run still going, nor one whose parent or child is.
                    --dry-run counts what would go; --json prints the report as JSON
+  rimthan runs schedules [--store SPEC] [--json]
+                   list every flow schedule (FlowSpec.schedules): flow, cron, zone, overlap and catch-up policies,
+                   next tick, last tick and run, and the ticks started, skipped, missed and failed. A table, or
+                   the records with --json. Scheduled runs belong to the session schedule:FLOW_NAME
 
 session-id prints, one line per token, the session an HTTP caller with that bearer token gets (the principal id
 bearer-<32 hex digits>). It reads tokens one per line from stdin or --token-file FILE, never from the command line:
@@ -249,6 +254,7 @@ const TOPICS: Readonly<Record<string, string>> = {
   'runs session-id': RUNS,
   'runs prune': RUNS,
   'runs graph': RUNS,
+  'runs schedules': RUNS,
   participant: PARTICIPANT,
   'participant start': PARTICIPANT,
   'participant status': PARTICIPANT,

@@ -35,6 +35,7 @@ const COMMANDS: Readonly<Record<string, Loader>> = {
   'runs session-id': async () => (await import('./commands/runs-session.js')).runsSessionId,
   'runs prune': async () => (await import('./commands/runs-prune.js')).runsPrune,
   'runs graph': async () => (await import('./commands/runs-graph.js')).runsGraph,
+  'runs schedules': async () => (await import('./commands/runs-schedules.js')).runsSchedules,
   'participant start': async () => (await import('./commands/participant.js')).participantStart,
   'participant status': async () => (await import('./commands/participant.js')).participantStatus,
   'participant answer': async () => (await import('./commands/participant.js')).participantAnswer,

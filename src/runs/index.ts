@@ -117,3 +117,14 @@ export {
   type ReleaseNotesOptions,
   type ReleaseNotesState,
 } from './examples/index.js';
+
+export type { ScheduleSpec } from './flow/types.js';
+export { SCHEDULE_ID_PATTERN, SCHEDULE_LIMITS, type CompiledSchedule } from './flow/schedules.js';
+export type {
+  RunSchedules,
+  ScheduleDeclaration,
+  ScheduleQuery,
+  ScheduleRecord,
+  ScheduleUpdate,
+} from './store/index.js';
+export { scheduleSessionId, listAllSchedules } from './supervisor/scheduler.js';

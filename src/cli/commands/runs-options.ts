@@ -100,6 +100,11 @@ export const RUNS_SESSION_ID_OPTIONS: OptionTable = [
   { name: 'issuer', type: 'string', value: 'URL' },
   { name: 'subject', type: 'string', value: 'SUB' },
 ];
+/** `runs schedules [--store SPEC] [--json]`. */
+export const RUNS_SCHEDULES_OPTIONS: OptionTable = [
+  ...RUNS_COMMON_OPTIONS.filter((row) => row.name === 'store'),
+  { name: 'json', type: 'boolean' },
+];
 
 /** `runs graph NAME@VERSION [--flows MODULE]`. */
 export const RUNS_GRAPH_OPTIONS: OptionTable = RUNS_COMMON_OPTIONS.filter((row) => row.name === 'flows');
@@ -117,4 +122,5 @@ export const RUNS_TABLES: Readonly<Record<string, OptionTable>> = {
   'runs session-id': RUNS_SESSION_ID_OPTIONS,
   'runs prune': RUNS_PRUNE_OPTIONS,
   'runs graph': RUNS_GRAPH_OPTIONS,
+  'runs schedules': RUNS_SCHEDULES_OPTIONS,
 };

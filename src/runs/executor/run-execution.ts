@@ -38,7 +38,7 @@ import { runVertex, type VertexOutcome, type VertexRunRequest } from './vertex-r
 
 /** Where a background fault happened (for the optional `onError` hook; never carries participant data by itself). */
 export interface ErrorContext {
-  readonly phase: 'vertex' | 'execution' | 'claim' | 'lease' | 'notify' | 'definition' | 'sweep';
+  readonly phase: 'vertex' | 'execution' | 'claim' | 'lease' | 'notify' | 'definition' | 'sweep' | 'schedule';
   readonly runId?: string;
   /** The flow's name (phase `vertex`). */
   readonly flow?: string;

@@ -9,6 +9,7 @@ import { SchemaCompiler, type CompiledSchema, type SchemaCheck } from '../../cor
 import { checkFlowSchema } from './check-schema.js';
 import { compileConcurrency, type CompiledConcurrency } from './concurrency.js';
 import { compileGraph, VERTEX_ID_PATTERN, type CompiledGraph } from './graph.js';
+import { compileSchedules, type CompiledSchedule } from './schedules.js';
 import type { FlowSpec } from './types.js';
 
 export const FLOW_NAME_PATTERN = /^[a-z][a-z0-9_]{2,63}$/;
@@ -37,6 +38,8 @@ export interface FlowDefinition {
   readonly upgrades: ReadonlyMap<string, CompiledUpgrade>;
   /** Its concurrency limit (FlowSpec.concurrency), or undefined when its runs are not limited. */
   readonly concurrency?: CompiledConcurrency;
+  /** Its cron schedules, by id (flow/schedules.ts); only the latest registered version of a name runs them. */
+  readonly schedules: ReadonlyMap<string, CompiledSchedule>;
 }
 
 /** A checked upgrade declaration. */
@@ -119,6 +122,7 @@ function compileDefinition(compiler: SchemaCompiler, spec: FlowSpec<JsonObject, 
   } catch (cause) {
     throw new RimthanError('invalid_definition', 'a flow schema does not compile', { cause });
   }
+  const schedules = compileSchedules(spec.schedules, validateInput);
   const init = spec.initialState;
   return Object.freeze({
     name: spec.name,
@@ -134,6 +138,7 @@ function compileDefinition(compiler: SchemaCompiler, spec: FlowSpec<JsonObject, 
     validateState,
     upgrades,
     ...(concurrency === undefined ? {} : { concurrency }),
+    schedules,
   });
 }
 
@@ -145,6 +150,7 @@ function keyOf(name: string, version: string): string {
 export class FlowCatalog {
   readonly #compiler = new SchemaCompiler();
   readonly #byKey = new Map<string, FlowDefinition>();
+  readonly #latest = new Map<string, FlowDefinition>();
 
   /**
    * Checks and compiles a flow, then makes it resolvable. Throws RimthanError('invalid_definition') for a bad flow and
@@ -157,7 +163,13 @@ export class FlowCatalog {
       throw new RimthanError('duplicate_definition', `flow ${key} is already registered`);
     }
     this.#byKey.set(key, definition);
+    this.#latest.set(definition.name, definition);
     return definition;
+  }
+
+  /** The version of `name` registered last: the one whose schedules run (see ScheduleSpec). */
+  latest(name: string): FlowDefinition | undefined {
+    return this.#latest.get(name);
   }
 
   /** The flow registered under exactly name@version, or undefined. */

@@ -186,6 +186,8 @@ export interface FlowSpec<I extends JsonObject, S extends JsonObject> {
   readonly graph: GraphSpec<S, I>;
   /** At most `limit` runs of this flow (by name, across its versions) execute at once; see ConcurrencySpec. */
   readonly concurrency?: ConcurrencySpec<I>;
+  /** Cron schedules that start runs of this flow (at most 32; see ScheduleSpec). */
+  readonly schedules?: readonly ScheduleSpec<I>[];
 }
 
 /**
@@ -203,4 +205,33 @@ export interface ConcurrencySpec<I extends JsonObject = JsonObject> {
    * that throws or answers anything else refuses the start with `invalid_input`.
    */
   readonly key?: (input: Readonly<I>) => string;
+}
+
+/**
+ * A cron schedule of a flow (see the flows guide, "Schedules"): each tick starts one run of the flow, exactly once
+ * across every worker of a store. The latest registered version of a flow name owns its schedules.
+ */
+export interface ScheduleSpec<I extends JsonObject = JsonObject> {
+  /** `^[a-z][a-z0-9_-]{0,63}$`, unique within the flow. */
+  readonly id: string;
+  /** Five-field cron (minute hour day-of-month month day-of-week), e.g. `0 6 * * 1-5`. */
+  readonly cron: string;
+  /** IANA time zone the cron is read in (default `UTC`). */
+  readonly timezone?: string;
+  /**
+   * The run input (default `{}`): an object, or a function of the tick instant returning one. Checked against the
+   * flow's inputSchema at each tick; a bad input (or a function that throws) fails that tick, counted and shown by
+   * `rimthan runs schedules`, and starts nothing.
+   */
+  readonly input?: I | ((tick: Date) => I);
+  /**
+   * A tick while the previous run of this schedule is not terminal: `skip` (default; counted as skipped),
+   * `buffer_one` (at most one waiting tick, started when the previous run ends; further ones skipped) or `allow`.
+   */
+  readonly overlap?: 'skip' | 'buffer_one' | 'allow';
+  /**
+   * Ticks that fell due while no worker ran: `none` (default; counted as missed, only a tick at most 60 s late runs),
+   * `latest` (the most recent one runs, the others are missed) or `all` (each runs, at most 100; older ones missed).
+   */
+  readonly catchUp?: 'none' | 'latest' | 'all';
 }

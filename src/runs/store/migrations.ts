@@ -199,6 +199,60 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
+    // Flow schedules (issue 22): one row per flow name and schedule id, owned by the latest registered version of the
+    // name (a worker syncs its catalog's declarations at start). Every change is a compare-and-swap on `revision`, so
+    // a tick is taken once across workers; the run it starts carries an idempotency key derived from the tick.
+    name: '006-flow-schedules',
+    sqlite: [
+      `CREATE TABLE run_schedules (
+        definition_name TEXT NOT NULL,
+        schedule_id TEXT NOT NULL,
+        definition_version TEXT NOT NULL,
+        cron TEXT NOT NULL,
+        timezone TEXT NOT NULL,
+        overlap TEXT NOT NULL CHECK (overlap IN ('skip', 'buffer_one', 'allow')),
+        catch_up TEXT NOT NULL CHECK (catch_up IN ('none', 'latest', 'all')),
+        next_tick_at INTEGER NOT NULL,
+        pending_tick_at INTEGER,
+        buffered_tick_at INTEGER,
+        last_tick_at INTEGER,
+        last_run_id TEXT,
+        started INTEGER NOT NULL DEFAULT 0,
+        skipped INTEGER NOT NULL DEFAULT 0,
+        missed INTEGER NOT NULL DEFAULT 0,
+        failed INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT NOT NULL DEFAULT '',
+        revision INTEGER NOT NULL DEFAULT 0,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (definition_name, schedule_id)
+      ) WITHOUT ROWID`,
+    ],
+    postgres: [
+      `CREATE TABLE {s}.run_schedules (
+        definition_name TEXT COLLATE "C" NOT NULL,
+        schedule_id TEXT COLLATE "C" NOT NULL,
+        definition_version TEXT NOT NULL,
+        cron TEXT NOT NULL,
+        timezone TEXT NOT NULL,
+        overlap TEXT NOT NULL CHECK (overlap IN ('skip', 'buffer_one', 'allow')),
+        catch_up TEXT NOT NULL CHECK (catch_up IN ('none', 'latest', 'all')),
+        next_tick_at BIGINT NOT NULL,
+        pending_tick_at BIGINT,
+        buffered_tick_at BIGINT,
+        last_tick_at BIGINT,
+        last_run_id TEXT,
+        started BIGINT NOT NULL DEFAULT 0,
+        skipped BIGINT NOT NULL DEFAULT 0,
+        missed BIGINT NOT NULL DEFAULT 0,
+        failed BIGINT NOT NULL DEFAULT 0,
+        last_error TEXT NOT NULL DEFAULT '',
+        revision BIGINT NOT NULL DEFAULT 0,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (definition_name, schedule_id)
+      )`,
+    ],
+  },
+  {
     // Concurrency limits per key (issue 22; see RunConcurrency): a run of a limited flow carries its slot key; one
     // row per (flow name, key) holds the limit and is the lock that admission and promotion take. A run waiting for a
     // slot is `pending` with its seed and `wait_until` set, which no claim ever takes (claims read only unparked

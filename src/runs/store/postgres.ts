@@ -18,6 +18,8 @@ import { migratePostgres, quoteSchema } from './postgres-schema.js';
 import { PostgresWaits } from './postgres-waits.js';
 import { PostgresConcurrency } from './postgres-concurrency.js';
 import { PostgresRetention } from './postgres-retention.js';
+import { PostgresSchedules } from './postgres-schedules.js';
+import type { ScheduleDeclaration, ScheduleQuery, ScheduleRecord, ScheduleUpdate } from './types.js';
 import { PostgresWriter } from './postgres-writer.js';
 import { rowToSession, type SessionRow } from './sessions.js';
 import {
@@ -103,6 +105,7 @@ export class PostgresRunStore implements RunStore {
   readonly #waits: PostgresWaits;
   readonly #slots: PostgresConcurrency;
   readonly #retention: PostgresRetention;
+  readonly #schedules: PostgresSchedules;
   #state: OpenState | undefined;
 
   /** Validates the options; nothing connects before `open()`. */
@@ -120,6 +123,7 @@ export class PostgresRunStore implements RunStore {
       (sha256) => this.#open().writer.stagedInput(sha256),
     );
     this.#retention = new PostgresRetention(() => this.#pool(), quoteSchema(this.#schema), this.#observer);
+    this.#schedules = new PostgresSchedules(() => this.#pool(), quoteSchema(this.#schema));
   }
 
   /** Connects the pool and migrates the schema (serialised across processes by an advisory lock). Idempotent. */
@@ -360,6 +364,25 @@ export class PostgresRunStore implements RunStore {
 
   nextWakeAt(): Promise<number | undefined> {
     return this.#waits.nextWakeAt();
+  }
+  syncSchedules(
+    definition_name: string,
+    declared: readonly ScheduleDeclaration[],
+    updated_at: string,
+  ): Promise<ScheduleRecord[]> {
+    return this.#schedules.syncSchedules(definition_name, declared, updated_at);
+  }
+
+  getSchedule(definition_name: string, schedule_id: string): Promise<ScheduleRecord | undefined> {
+    return this.#schedules.getSchedule(definition_name, schedule_id);
+  }
+
+  listSchedules(query: ScheduleQuery): Promise<ScheduleRecord[]> {
+    return this.#schedules.listSchedules(query);
+  }
+
+  updateSchedule(update: ScheduleUpdate): Promise<ScheduleRecord | undefined> {
+    return this.#schedules.updateSchedule(update);
   }
 
   async createLimitedRun(record: NewRunRecord, seed: Commit, slot: ConcurrencySlot): Promise<RunRecord> {

@@ -29,6 +29,8 @@ import { SqliteWaits } from './sqlite-waits.js';
 import { SqliteConcurrency } from './sqlite-concurrency.js';
 import { SqliteRetention } from './sqlite-retention.js';
 import { LruCache } from '../../core/lru.js';
+import { SqliteSchedules } from './sqlite-schedules.js';
+import type { ScheduleDeclaration, ScheduleQuery, ScheduleRecord, ScheduleUpdate } from './types.js';
 import {
   StoreConflictError,
   type ActivityEntry,
@@ -89,6 +91,7 @@ interface OpenState {
   readonly waits: SqliteWaits;
   readonly slots: SqliteConcurrency;
   readonly retention: SqliteRetention;
+  readonly schedules: SqliteSchedules;
 }
 
 /** Cursor ordinal meaning "after every entry of the revision". */
@@ -132,7 +135,8 @@ export class SqliteRunStore implements RunStore {
           apply: (prepared) => applyCommit(sql, cache, prepared),
         });
         const retention = new SqliteRetention(db, writer, cache, this.#options.observer);
-        this.#state = { db, sql, writer, cache, waits: new SqliteWaits(db, writer), slots, retention };
+        const schedules = new SqliteSchedules(db, writer);
+        this.#state = { db, sql, writer, cache, waits: new SqliteWaits(db, writer), slots, retention, schedules };
       } catch (error) {
         db.close();
         throw error;
@@ -424,6 +428,25 @@ export class SqliteRunStore implements RunStore {
 
   nextWakeAt(): Promise<number | undefined> {
     return settleAsync(() => this.#open().waits.nextWakeAt());
+  }
+  syncSchedules(
+    definition_name: string,
+    declared: readonly ScheduleDeclaration[],
+    updated_at: string,
+  ): Promise<ScheduleRecord[]> {
+    return settleAsync(() => this.#open().schedules.syncSchedules(definition_name, declared, updated_at));
+  }
+
+  getSchedule(definition_name: string, schedule_id: string): Promise<ScheduleRecord | undefined> {
+    return settleAsync(() => this.#open().schedules.getSchedule(definition_name, schedule_id));
+  }
+
+  listSchedules(query: ScheduleQuery): Promise<ScheduleRecord[]> {
+    return settleAsync(() => this.#open().schedules.listSchedules(query));
+  }
+
+  updateSchedule(update: ScheduleUpdate): Promise<ScheduleRecord | undefined> {
+    return settleAsync(() => this.#open().schedules.updateSchedule(update));
   }
 
   createLimitedRun(record: NewRunRecord, seed: Commit, slot: ConcurrencySlot): Promise<RunRecord> {

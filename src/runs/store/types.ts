@@ -389,7 +389,8 @@ export interface RunWaits {
  * suite (test/runs/store/store-conformance*.ts, organised by role) proves both; consumers ask only for the roles they
  * use.
  */
-export interface RunStore extends RunLedger, RunQueue, RunInsights, RunWaits, RunConcurrency, RunRetention {
+export interface RunStore
+  extends RunLedger, RunQueue, RunInsights, RunWaits, RunConcurrency, RunRetention, RunSchedules {
   /** Creates the schema (migrations) and prepares statements. Idempotent across processes. */
   open(): Promise<void>;
   close(): Promise<void>;
@@ -468,4 +469,95 @@ export interface RunRetention {
   pruneRuns(query: PruneQuery): Promise<PruneResult>;
   /** The flow names that have finished runs, in byte order (at most 10 000). */
   finishedDefinitions(): Promise<string[]>;
+}
+
+/**
+ * A flow schedule as declared by the flow version that owns it (the latest registered version of its name): what a
+ * worker writes when it syncs its catalog's schedules at start.
+ */
+export interface ScheduleDeclaration {
+  readonly definition_name: string;
+  readonly schedule_id: string;
+  readonly definition_version: string;
+  readonly cron: string;
+  readonly timezone: string;
+  readonly overlap: 'skip' | 'buffer_one' | 'allow';
+  readonly catch_up: 'none' | 'latest' | 'all';
+  /** The first tick after the sync (ms since the epoch): used for a new schedule, or when its cron or zone changed. */
+  readonly next_tick_at: number;
+}
+
+/** A schedule's durable state: its declaration, where it stands, and what its ticks did. */
+export interface ScheduleRecord extends ScheduleDeclaration {
+  /** A tick taken to start a run whose start is not yet recorded (any worker finishes it, idempotently). */
+  readonly pending_tick_at: number | null;
+  /** `buffer_one`: the tick waiting for the previous run to end. */
+  readonly buffered_tick_at: number | null;
+  /** The tick of the last run started, and that run. */
+  readonly last_tick_at: number | null;
+  readonly last_run_id: string | null;
+  readonly started: number;
+  readonly skipped: number;
+  readonly missed: number;
+  /** Ticks that started nothing because their input was refused (see last_error). */
+  readonly failed: number;
+  /** Why the last failed tick failed (a code and the schema keyword, never the input); '' when none. */
+  readonly last_error: string;
+  /** Compare-and-swap counter: every change bumps it. */
+  readonly revision: number;
+  /** RFC 3339 UTC. */
+  readonly updated_at: string;
+}
+
+/** A compare-and-swap on one schedule row: fields to set and counters to add, at the revision the caller read. */
+export interface ScheduleUpdate {
+  readonly definition_name: string;
+  readonly schedule_id: string;
+  readonly expected_revision: number;
+  readonly set: {
+    readonly next_tick_at?: number;
+    readonly pending_tick_at?: number | null;
+    readonly buffered_tick_at?: number | null;
+    readonly last_tick_at?: number | null;
+    readonly last_run_id?: string | null;
+    readonly last_error?: string;
+  };
+  readonly add?: {
+    readonly started?: number;
+    readonly skipped?: number;
+    readonly missed?: number;
+    readonly failed?: number;
+  };
+  readonly updated_at: string;
+}
+
+/** A page of schedules, ordered by (definition_name, schedule_id). */
+export interface ScheduleQuery {
+  /** Exclusive lower bound: the last (definition_name, schedule_id) of the previous page. */
+  readonly after?: { readonly definition_name: string; readonly schedule_id: string };
+  /** 1..1000. */
+  readonly limit: number;
+}
+
+/**
+ * Durable flow schedules (one row per flow name and schedule id). Every change is a compare-and-swap on the row's
+ * revision, so a tick is taken once across all workers: `next_tick_at` moves only once per tick, and the run a tick
+ * starts carries an idempotency key derived from the schedule and the tick, so a crash between taking and starting
+ * never makes a second run.
+ */
+export interface RunSchedules {
+  /**
+   * Makes the schedules of `definition_name` exactly `declared` in one write: a new one is inserted, a changed one is
+   * updated (its next tick replaced only when its cron or zone changed; revision bumped only when anything changed),
+   * one no longer declared is deleted. Returns the name's schedules after the write.
+   */
+  syncSchedules(
+    definition_name: string,
+    declared: readonly ScheduleDeclaration[],
+    updated_at: string,
+  ): Promise<ScheduleRecord[]>;
+  getSchedule(definition_name: string, schedule_id: string): Promise<ScheduleRecord | undefined>;
+  listSchedules(query: ScheduleQuery): Promise<ScheduleRecord[]>;
+  /** Applies the update when the row is still at `expected_revision`; the new row, or undefined (lost, or gone). */
+  updateSchedule(update: ScheduleUpdate): Promise<ScheduleRecord | undefined>;
 }

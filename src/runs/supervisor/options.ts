@@ -26,6 +26,7 @@ export function checkSupervisorOptions(o: SupervisorOptions): {
   unknownDefinition: 'defer' | 'fail';
   abandonedStartMs: number | false;
   removedVersions: RemovedVersions;
+  schedulePollMs: number;
 } {
   const leaseMs = o.leaseMs ?? SUPERVISOR_DEFAULTS.leaseMs;
   const concurrency = o.concurrency ?? SUPERVISOR_DEFAULTS.concurrency;
@@ -84,6 +85,10 @@ export function checkSupervisorOptions(o: SupervisorOptions): {
   if (removedVersions !== 'refuse' && removedVersions !== 'fail' && removedVersions !== 'ignore') {
     throw new RimthanError('invalid_arguments', 'removedVersions must be "refuse", "fail" or "ignore"');
   }
+  const schedulePollMs = o.schedulePollMs ?? 5000;
+  if (!Number.isSafeInteger(schedulePollMs) || schedulePollMs < 10 || schedulePollMs > 3_600_000) {
+    throw new RimthanError('invalid_arguments', 'schedulePollMs must be an integer 10..3600000');
+  }
   return {
     leaseMs,
     concurrency,
@@ -93,6 +98,7 @@ export function checkSupervisorOptions(o: SupervisorOptions): {
     unknownDefinition,
     abandonedStartMs,
     removedVersions,
+    schedulePollMs,
   };
 }
 

@@ -30,6 +30,7 @@ import { promoteAfterEnd, sweepSlots } from './concurrency.js';
 import { wakeParentOf } from '../executor/child-runs.js';
 import { childStarter } from './child-start.js';
 import { WakeTimer } from './wake-timer.js';
+import { keepsSchedules, Scheduler } from './scheduler.js';
 import { checkDeployment, type DeploymentCheck, type RemovedVersions } from '../operator/deploy-check.js';
 import { failAbandonedStarts } from './abandoned-starts.js';
 import { DeferredRuns } from './deferred-runs.js';
@@ -94,6 +95,9 @@ export class Supervisor {
   #retaining: Promise<void> | undefined;
   /** Fires when the earliest parked run this worker knows of is due. */
   readonly #wakeTimer = new WakeTimer(() => this.#wake());
+  readonly #schedulePollMs: number;
+  /** Starts the runs of flow schedules (running mode only). */
+  #scheduler: Scheduler | undefined;
 
   constructor(options: SupervisorOptions) {
     const {
@@ -105,7 +109,9 @@ export class Supervisor {
       unknownDefinition,
       abandonedStartMs,
       removedVersions,
+      schedulePollMs,
     } = checkSupervisorOptions(options);
+    this.#schedulePollMs = schedulePollMs;
     this.#removedVersions = removedVersions;
     this.#abandonedStartMs = abandonedStartMs;
     this.workerId = workerId;
@@ -193,6 +199,22 @@ export class Supervisor {
     this.#wake();
     await this.#pumping;
     await this.#refreshWakeTimer();
+    await this.#startScheduler();
+  }
+
+  /** Syncs the catalog's schedules and starts the scheduler (a store without the schedules role has none). */
+  async #startScheduler(): Promise<void> {
+    const store = this.#store;
+    if (this.#state !== 'running' || !keepsSchedules(store)) return;
+    this.#scheduler = new Scheduler({
+      store,
+      catalog: this.#catalog,
+      clock: this.#clock,
+      pollMs: this.#schedulePollMs,
+      forSession: (sessionId) => this.forSession(sessionId),
+      onError: (error, where) => this.#report(error, where),
+    });
+    await this.#scheduler.start();
   }
 
   /** Arms the wake timer for the earliest parked run of the store (another worker's parks included). */
@@ -240,6 +262,7 @@ export class Supervisor {
     this.#timers = [];
     this.#wakeTimer.clear();
     this.#unsubscribe?.();
+    await this.#scheduler?.stop();
     await this.#pumping;
     await this.#sweeping; // ends after the write in flight: it checks the state before each one
     await this.#slotSweep;

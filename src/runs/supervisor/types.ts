@@ -127,6 +127,11 @@ export interface SupervisorOptions {
   readonly retention?: RetentionOptions;
   /** Told after a retention sweep, per flow that lost runs: its name and how many (never anything of a run). */
   readonly onPruned?: (flow: string, runs: number) => void;
+  /**
+   * Longest sleep of the scheduler between two looks at the flow schedules (default 5 000 ms, 10..3 600 000): the
+   * fallback behind its timer, and how soon a `buffer_one` tick starts after the previous run ended.
+   */
+  readonly schedulePollMs?: number;
 }
 
 /**

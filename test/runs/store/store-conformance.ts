@@ -20,6 +20,7 @@ import { describeQueueCases } from './store-conformance-queue.js';
 import { describeWaitCases } from './store-conformance-waits.js';
 import { describeConcurrencyCases } from './store-conformance-concurrency.js';
 import { describeRetentionCases } from './store-conformance-retention.js';
+import { describeScheduleCases } from './store-conformance-schedules.js';
 
 export interface ConformanceOptions {
   /** When set, every case is skipped with this reason. */
@@ -75,6 +76,7 @@ export function describeRunStoreConformance(
 
     describe('concurrency', () => describeConcurrencyCases(() => store, another));
     describe('retention', () => describeRetentionCases(() => store));
+    describe('schedules', () => describeScheduleCases(() => store, another));
 
     test('200 concurrent starts are all durable and visible after close and reopen', async () => {
       const session = randomUUID();
