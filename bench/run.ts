@@ -40,7 +40,8 @@ const SUITES: Readonly<Record<string, { file: string; summary: string }>> = {
   },
   flows: {
     file: './suites/flows.js',
-    summary: '10,000 sleeping runs RSS vs in-memory timers; p99 wake-up lateness vs setTimeout; child run round trip',
+    summary:
+      '8-way fan-out and join vs LangGraph parallel branches (SQLite, PostgreSQL); 10,000 sleeping runs RSS; wake-up lateness; child run round trip',
   },
   postgres: {
     file: './suites/postgres.js',
@@ -63,7 +64,7 @@ Options:
   --parts=a,b run only these parts of the chosen suites (guided: tools, prepare, token, contracts, tracing; runs: steps, starts,
               history; startup: initialize, discover; hosts: claude-code, codex; postgres: steps, closed, starts,
               wal, workers, failover;
-              flows: sleeping, lateness, child)
+              flows: fanout, fanout-pg, sleeping, lateness, child)
   --baseline=REV the Git revision the hosts suite builds and runs as its baseline (default: its own, see the suite)
   --help      this text
 
