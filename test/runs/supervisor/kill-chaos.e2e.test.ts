@@ -24,7 +24,7 @@ import { checkpointedVertices } from '../fixtures/crash-harness.js';
 import { waitFor } from '../helpers.js';
 
 const RUNS = 200;
-const KILLS = 5;
+const KILLS = 8;
 const backends = await crashBackends('runs_kill_chaos');
 
 for (const backend of backends) {
