@@ -180,3 +180,23 @@ export async function rounds<K extends string>(
 export function medianRatio(a: readonly number[], b: readonly number[]): number {
   return median(a.map((x, i) => x / (b[i] as number)));
 }
+
+/** `clients` loops calling `op` until the deadline; returns the calls that completed and the seconds taken. */
+export async function clientsWindow(
+  clients: number,
+  ms: number,
+  op: () => Promise<void>,
+): Promise<{ count: number; seconds: number }> {
+  let count = 0;
+  const begin = nowNs();
+  const deadline = begin + BigInt(Math.round(ms * 1e6));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (nowNs() < deadline) {
+        await op();
+        count++;
+      }
+    }),
+  );
+  return { count, seconds: Number(nowNs() - begin) / 1e9 };
+}

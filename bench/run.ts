@@ -40,7 +40,13 @@ const SUITES: Readonly<Record<string, { file: string; summary: string }>> = {
   },
   flows: {
     file: './suites/flows.js',
-    summary: '10,000 sleeping runs RSS vs in-memory timers; p99 wake-up lateness vs setTimeout; child run round trip',
+    summary:
+      '8-way fan-out and join vs LangGraph parallel branches (SQLite, PostgreSQL); 10,000 sleeping runs RSS; wake-up lateness; child run round trip',
+  },
+  regress: {
+    file: './suites/regress.js',
+    summary:
+      'this build vs an earlier revision (default: before the issue-22 flow work; --baseline=REV): ms/step, 64-client throughput, start acks/s, WAL flushes',
   },
   postgres: {
     file: './suites/postgres.js',
@@ -63,8 +69,8 @@ Options:
   --parts=a,b run only these parts of the chosen suites (guided: tools, prepare, token, contracts, tracing; runs: steps, starts,
               history; startup: initialize, discover; hosts: claude-code, codex; postgres: steps, closed, starts,
               wal, workers, failover;
-              flows: sleeping, lateness, child)
-  --baseline=REV the Git revision the hosts suite builds and runs as its baseline (default: its own, see the suite)
+              flows: fanout, fanout-pg, sleeping, lateness, child; regress: steps, starts, closed, wal)
+  --baseline=REV the Git revision the hosts and regress suites build and run as their baseline (default: their own)
   --help      this text
 
 Every figure is printed next to a baseline measured in the same run, as a ratio, with absolute numbers alongside.

@@ -1,10 +1,12 @@
 /**
  * An earlier Rimthan, built from a Git revision of this repository in the same run, as the baseline of a suite that
- * compares what Rimthan itself does (the hosts suite): `git archive REV` into a temporary folder, this checkout's
- * node_modules linked in, and the server built with tsc (src only). Returns the built `rimthan` executable.
+ * compares what Rimthan itself does (the hosts and regress suites): `git archive REV` into a temporary folder, this
+ * checkout's node_modules linked in, and the server built with tsc (src only). Returns the built `rimthan` executable.
+ * `cachedBuild` keeps one build per commit under os.tmpdir() so a second run of a suite does not build again.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/package/index.js';
 
@@ -14,12 +16,17 @@ export interface PreviousBuild {
   readonly main: string;
 }
 
+/** The abbreviated commit `revision` names in this repository; throws with git's words when it names none. */
+export function resolveCommit(revision: string): string {
+  return execFileSync('git', ['-C', packageRoot(), 'rev-parse', '--short', `${revision}^{commit}`], {
+    encoding: 'utf8',
+  }).trim();
+}
+
 /** Builds `revision` below `folder`; throws with git's or tsc's words when it cannot. */
 export function buildRevision(revision: string, folder: string): PreviousBuild {
   const root = packageRoot();
-  const commit = execFileSync('git', ['-C', root, 'rev-parse', '--short', `${revision}^{commit}`], {
-    encoding: 'utf8',
-  }).trim();
+  const commit = resolveCommit(revision);
   const tree = join(folder, `rimthan-${commit}`);
   mkdirSync(tree, { recursive: true });
   const archive = execFileSync('git', ['-C', root, 'archive', commit], { maxBuffer: 256 * 1024 * 1024 });
@@ -34,4 +41,17 @@ export function buildRevision(revision: string, folder: string): PreviousBuild {
     },
   );
   return { revision: commit, main: join(tree, 'dist', 'src', 'cli', 'main.js') };
+}
+
+/** Like buildRevision, in `<tmpdir>/rimthan-bench-builds`, reusing a finished build of the same commit. */
+export function cachedBuild(revision: string): PreviousBuild {
+  const commit = resolveCommit(revision);
+  const folder = join(tmpdir(), 'rimthan-bench-builds');
+  const tree = join(folder, `rimthan-${commit}`);
+  const marker = join(tree, '.rimthan-bench-built');
+  if (existsSync(marker)) return { revision: commit, main: join(tree, 'dist', 'src', 'cli', 'main.js') };
+  rmSync(tree, { recursive: true, force: true });
+  const build = buildRevision(commit, folder);
+  writeFileSync(marker, `${new Date().toISOString()}\n`);
+  return build;
 }

@@ -5,7 +5,7 @@
  */
 import { openDbos } from '../baselines/dbos.js';
 import { openLangGraphPostgres } from '../baselines/langgraph-postgres.js';
-import { nowNs } from '../harness.js';
+import { clientsWindow as window, nowNs } from '../harness.js';
 import type { ContenderConfig, ContenderOp, ContenderReply } from './contender.js';
 import type { PgEngine } from './engine.js';
 import { PG_STEPS } from './engine.js';
@@ -31,26 +31,6 @@ async function open(config: ContenderConfig): Promise<Engine> {
     case 'langgraph':
       return openLangGraphPostgres(config.url, config.schema);
   }
-}
-
-/** `clients` loops calling `op` until the deadline; returns the calls that completed and the seconds taken. */
-async function window(
-  clients: number,
-  ms: number,
-  op: () => Promise<void>,
-): Promise<{ count: number; seconds: number }> {
-  let count = 0;
-  const begin = nowNs();
-  const deadline = begin + BigInt(Math.round(ms * 1e6));
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (nowNs() < deadline) {
-        await op();
-        count++;
-      }
-    }),
-  );
-  return { count, seconds: Number(nowNs() - begin) / 1e9 };
 }
 
 async function handle(engine: Engine, op: ContenderOp): Promise<ContenderReply> {

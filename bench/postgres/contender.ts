@@ -32,6 +32,8 @@ export type ContenderReply =
       readonly perSecond?: number;
       readonly count?: number;
       readonly runIds?: string[];
+      /** Synced store transactions per workflow (SQLite: one WAL fsync each), where the contender counts them. */
+      readonly transactionsPerRun?: number;
     }
   | { readonly ok: false; readonly error: string };
 
@@ -44,8 +46,16 @@ export interface Contender {
 const CHILD = fileURLToPath(new URL('./child.js', import.meta.url));
 
 /** Forks a contender and resolves once its engine is open. */
-export async function spawnContender(config: ContenderConfig): Promise<Contender> {
-  const child = fork(CHILD, [JSON.stringify(config)], {
+export function spawnContender(config: ContenderConfig): Promise<Contender> {
+  return spawnIpc(CHILD, JSON.stringify(config), config.engine);
+}
+
+/**
+ * Forks `script` (a module speaking this protocol: a ready reply, then one reply per operation) with `argument` as
+ * its argv[2]; `label` names it in errors.
+ */
+export async function spawnIpc(script: string, argument: string, label: string): Promise<Contender> {
+  const child = fork(script, [argument], {
     execArgv: ['--no-deprecation'],
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
@@ -54,12 +64,12 @@ export async function spawnContender(config: ContenderConfig): Promise<Contender
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const next = (): Promise<Extract<ContenderReply, { ok: true }>> =>
     new Promise((resolve, reject) => {
-      const onExit = (): void => reject(new Error(`${config.engine} contender exited: ${stderr.trim()}`));
+      const onExit = (): void => reject(new Error(`${label} contender exited: ${stderr.trim()}`));
       child.once('exit', onExit);
       child.once('message', (reply: ContenderReply) => {
         child.off('exit', onExit);
         if (reply.ok) resolve(reply);
-        else reject(new Error(`${config.engine} contender: ${reply.error}`));
+        else reject(new Error(`${label} contender: ${reply.error}`));
       });
     });
   await next();

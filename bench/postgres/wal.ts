@@ -7,9 +7,9 @@
 import pg from 'pg';
 import { fmt } from '../format.js';
 import type { Figure } from '../model.js';
-import { spawnContender, type ContenderConfig } from './contender.js';
+import { spawnContender, type Contender, type ContenderConfig } from './contender.js';
 
-interface Counters {
+export interface Counters {
   readonly walSync: number;
   readonly xact: number;
 }
@@ -24,10 +24,15 @@ async function counters(admin: pg.Client, database: string): Promise<Counters> {
 
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 700));
 
-async function delta(admin: pg.Client, database: string, config: ContenderConfig, runs: number): Promise<Counters> {
+async function delta(
+  admin: pg.Client,
+  database: string,
+  spawn: () => Promise<Contender>,
+  runs: number,
+): Promise<Counters> {
   await admin.query('SELECT pg_stat_clear_snapshot()');
   const before = await counters(admin, database);
-  const c = await spawnContender(config);
+  const c = await spawn();
   if (runs > 0) await c.call({ op: 'sequential', runs });
   await c.close();
   await settle();
@@ -36,15 +41,15 @@ async function delta(admin: pg.Client, database: string, config: ContenderConfig
   return { walSync: after.walSync - before.walSync, xact: after.xact - before.xact };
 }
 
-/** Per-workflow WAL flushes and commits of one engine. */
-async function perWorkflow(
+/** Per-workflow WAL flushes and commits of one engine, each measurement in a fresh process made by `spawn`. */
+export async function perWorkflow(
   admin: pg.Client,
   database: string,
-  config: ContenderConfig,
+  spawn: () => Promise<Contender>,
   runs: number,
 ): Promise<Counters> {
-  const idle = await delta(admin, database, config, 0);
-  const busy = await delta(admin, database, config, runs);
+  const idle = await delta(admin, database, spawn, 0);
+  const busy = await delta(admin, database, spawn, runs);
   return { walSync: (busy.walSync - idle.walSync) / runs, xact: (busy.xact - idle.xact) / runs };
 }
 
@@ -64,11 +69,11 @@ export async function walFigures(
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    const rim = await perWorkflow(admin, rimthan.database, rimthan.config, runs);
+    const rim = await perWorkflow(admin, rimthan.database, () => spawnContender(rimthan.config), runs);
     const figures: Figure[] = [];
     const notes: string[] = [];
     for (const b of baselines) {
-      const base = await perWorkflow(admin, b.database, b.config, runs);
+      const base = await perWorkflow(admin, b.database, () => spawnContender(b.config), runs);
       figures.push({
         name: `WAL flushes per workflow (pg_stat_wal.wal_sync; ${runs} workflows one at a time)`,
         rimthan: { value: rim.walSync, unit: 'flushes/workflow' },

@@ -106,3 +106,36 @@ export const inlineFlow = defineFlow<{ n: number }>({
     },
   },
 });
+
+type FanState = { count: number; sum?: number } & Record<string, number>;
+
+/**
+ * `bench_fanout`: fork → `branches` parallel branches (each writing its own key) → join, trivial vertices; the same
+ * graph as the LangGraph fan-out baseline. The join's sum is checked by the suite.
+ */
+export function fanoutFlow(branches: number) {
+  const ids = Array.from({ length: branches }, (_, i) => `b${i}`);
+  return defineFlow<{ count: number }, FanState>({
+    name: 'bench_fanout',
+    version: 'v1',
+    description: `${branches} parallel branches and a join`,
+    inputSchema: schema({ count: { type: 'integer', minimum: 0 } }),
+    graph: {
+      start: 'fork',
+      vertices: {
+        fork: { run: (ctx) => ({ count: ctx.state.count + 1 }), next: ids },
+        ...Object.fromEntries(
+          ids.map((id, i) => [
+            id,
+            {
+              writes: [id],
+              run: (ctx: { state: Readonly<FanState> }) => Promise.resolve({ [id]: ctx.state.count + i }),
+              next: 'join',
+            },
+          ]),
+        ),
+        join: { run: (ctx) => ({ sum: ids.reduce((t, id) => t + (ctx.state[id] ?? 0), 0) }) },
+      },
+    },
+  });
+}

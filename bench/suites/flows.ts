@@ -1,5 +1,6 @@
 /**
- * The flows suite (issue 22): durable waits on SQLite. (a) RSS growth with 10,000 runs parked in a one-hour sleep on one
+ * The flows suite (issue 22): an 8-way fan-out and join against LangGraph's parallel branches on SQLite and PostgreSQL
+ * (flows-fanout.ts); durable waits on SQLite. (a) RSS growth with 10,000 runs parked in a one-hour sleep on one
  * worker, against 10,000 one-hour setTimeout closures held in memory; (b) p99 wake-up lateness of 100 timers due in the
  * same second, against 100 plain setTimeout timers due then; (c) a child run round trip (the parent starts a one-vertex
  * child, the child completes, the parent resumes and completes) against one run of the same two vertices.
@@ -8,12 +9,13 @@ import { randomUUID } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { FlowCatalog, SqliteRunStore, Supervisor, type RunStatus } from '../../src/runs/index.js';
-import type { JsonObject } from '../../src/core/json.js';
 import { fmt } from '../format.js';
 import { median, nowNs, quantile } from '../harness.js';
 import type { Figure, Suite, SuiteContext } from '../model.js';
 import { withTempFolder, type TempFolder } from '../tmp.js';
 import { ObservedStore } from './observed-store.js';
+import { fanoutPart, fanoutPgPart } from './flows-fanout.js';
+import { starter, until } from './flows-start.js';
 import { alarmFlow, childFlow, inlineFlow, parentFlow, sleeperFlow } from './flows-flows.js';
 
 const SESSION = 'bench-flows';
@@ -38,31 +40,6 @@ async function memoryAfterSettling(gc: () => void): Promise<{ rss: number; heap:
   return { rss: usage.rss, heap: usage.heapUsed };
 }
 
-async function until(probe: () => boolean | Promise<boolean>, what: string, timeoutMs = 600_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`flows bench: ${what} did not happen`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-function starter(supervisor: Supervisor) {
-  const session = supervisor.forSession(SESSION);
-  return async (name: string, input: JsonObject): Promise<string> => {
-    const outcome = await session.startNew({
-      definitionName: name,
-      definitionVersion: 'v1',
-      input,
-      parentRunId: null,
-      idempotencyKey: null,
-      mintRunId: () => randomUUID(),
-      now: () => new Date().toISOString(),
-    });
-    if (outcome.kind !== 'started') throw new Error(`flows bench: start ${outcome.kind}`);
-    return outcome.run.run_id;
-  };
-}
-
 /** Part (a): RSS growth of `count` sleeping runs, and of `count` in-memory timers (measured first). */
 async function sleepingPart(ctx: SuiteContext, folder: TempFolder): Promise<Figure[]> {
   const count = 10_000;
@@ -85,7 +62,7 @@ async function sleepingPart(ctx: SuiteContext, folder: TempFolder): Promise<Figu
   let growth: number;
   let heapGrowth: number;
   try {
-    const start = starter(supervisor);
+    const start = starter(supervisor, SESSION);
     // Warm-up (statements, JIT, SQLite's page cache), then the measured runs.
     for (let i = 0; i < 1000; i++) await start('bench_sleeper', { ms: HOUR });
     await until(() => passes >= 1000 && supervisor.activeRuns === 0, 'the warm-up runs parking');
@@ -138,7 +115,7 @@ async function latenessPart(ctx: SuiteContext, folder: TempFolder): Promise<Figu
   await supervisor.start();
   const baseline: number[] = [];
   try {
-    const start = starter(supervisor);
+    const start = starter(supervisor, SESSION);
     for (let r = 0; r < rounds; r++) {
       passes = 0;
       alarm.reset();
@@ -191,7 +168,7 @@ async function childPart(ctx: SuiteContext, folder: TempFolder): Promise<Figure[
   const done: ReadonlySet<RunStatus> = new Set<RunStatus>(['completed', 'failed', 'interrupted', 'cancelled']);
   const times: Record<'child' | 'inline', number[]> = { child: [], inline: [] };
   try {
-    const start = starter(supervisor);
+    const start = starter(supervisor, SESSION);
     const once = async (name: string): Promise<number> => {
       const begin = nowNs();
       const runId = await start(name, { n: 1 });
@@ -228,11 +205,22 @@ async function childPart(ctx: SuiteContext, folder: TempFolder): Promise<Figure[
 
 export const suite: Suite = {
   name: 'flows',
-  description: 'sleeping runs RSS, wake-up lateness, child run round trip',
+  description:
+    '8-way fan-out vs LangGraph (SQLite, PostgreSQL), sleeping runs RSS, wake-up lateness, child run round trip',
   async run(ctx: SuiteContext) {
     return withTempFolder('flows', async (folder) => {
       const figures: Figure[] = [];
+      const notes: string[] = [];
       const parts: [string, () => Promise<Figure[]>][] = [
+        ['fanout', () => fanoutPart(ctx, folder)],
+        [
+          'fanout-pg',
+          async () => {
+            const out = await fanoutPgPart(ctx);
+            notes.push(...out.notes);
+            return out.figures;
+          },
+        ],
         ['sleeping', () => sleepingPart(ctx, folder)],
         ['lateness', () => latenessPart(ctx, folder)],
         ['child', () => childPart(ctx, folder)],
@@ -242,10 +230,10 @@ export const suite: Suite = {
         ctx.progress(`flows: ${name}`);
         figures.push(...(await part()));
       }
-      const notes = [
+      notes.push(
         'SQLite in WAL mode with synchronous=FULL, group commit; one supervisor in the bench process',
         'a parked run holds no lease, no slot and no timer of its own: the worker keeps one timer for the earliest wait',
-      ];
+      );
       return { figures, notes };
     });
   },

@@ -5,29 +5,18 @@
  * in its own system database; all of it is dropped when the suite ends. Skipped when PostgreSQL does not answer.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { SUPERVISOR_DEFAULTS } from '../../src/runs/index.js';
 import type { Figure, Suite, SuiteContext } from '../model.js';
 import { closedFigures, startsFigures, stepsFigures, type Contenders } from '../postgres/compare.js';
 import { spawnContender, type ContenderConfig } from '../postgres/contender.js';
 import { BENCH_DATABASE } from '../postgres/engine.js';
 import { failoverFigures, workersFigures } from '../postgres/scale.js';
+import { dropBenchSchemas, pgAdmin, pgUrl } from '../postgres/server.js';
 import { walFigures } from '../postgres/wal.js';
 
-const SERVER = process.env['RIMTHAN_BENCH_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432';
 const DBOS_DATABASE = `${BENCH_DATABASE}_dbos`;
-const url = (database: string): string => `${SERVER.replace(/\/+$/, '')}/${database}`;
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url('postgres'), connectionTimeoutMillis: 3000 });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+const url = pgUrl;
+const admin = pgAdmin;
 
 async function serverFacts(): Promise<string> {
   return admin(async (c) => {
@@ -43,13 +32,7 @@ async function serverFacts(): Promise<string> {
 }
 
 async function cleanup(schemas: readonly string[]): Promise<void> {
-  const client = new pg.Client({ connectionString: url(BENCH_DATABASE) });
-  await client.connect();
-  try {
-    for (const s of schemas) await client.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
-  } finally {
-    await client.end();
-  }
+  await dropBenchSchemas(schemas);
   await admin((c) => c.query(`DROP DATABASE IF EXISTS ${DBOS_DATABASE} WITH (FORCE)`));
 }
 
