@@ -1,11 +1,14 @@
 /**
  * kill -9 under load, on both backends: 200 concurrent runs mixing parallel branches with a join, a forEach fan-out,
- * an error route, durable timers, events and child runs (test/runs/fixtures/chaos-kinds.ts) execute in a worker child
+ * an error route, durable timers, events, child runs and a concurrency-limited flow (test/runs/fixtures/chaos-kinds.ts),
+ * with a per-minute schedule catching up 20 missed ticks beside them, execute in a worker child
  * process that is SIGKILLed at random moments, several times, and launched again each time (every launch starts the
  * runs again under their idempotency keys and resends their events), until a last launch finishes them all. Then:
  * no run is lost (each reaches its expected status and final state), no vertex executes again once its completion was
  * durable (each kill's checkpoints are compared with the side file of executions), every re-execution has a new
- * idempotency key, each parent has exactly the children it asked for, and no event is delivered or consumed twice.
+ * idempotency key, each parent has exactly the children it asked for, no event is delivered or consumed twice, no
+ * key of the limited flow ever runs more than its limit at once (sampled), and each schedule tick started exactly one
+ * run.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +17,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeCheckpoint } from '../../../src/runs/executor/checkpoint-state.js';
-import { TERMINAL_STATUSES } from '../../../src/runs/store/types.js';
+import { RunStatus, TERMINAL_STATUSES, type RunRecord } from '../../../src/runs/store/types.js';
+import { scheduleSessionId, tickIdempotencyKey } from '../../../src/runs/supervisor/scheduler.js';
+import { LIMIT, LIMITED_FLOW, limitKey, TICK_FLOW, TICK_SCHEDULE } from '../fixtures/chaos-flows.js';
 import { chaosRunKey, kindOf } from '../fixtures/chaos-kinds.js';
 import { sessionRuns, sideLines, spawnChaosWorker } from '../fixtures/chaos-harness.js';
 import type { ChaosWorkerConfig } from '../fixtures/chaos-worker.js';
@@ -25,6 +30,20 @@ import { waitFor } from '../helpers.js';
 
 const RUNS = 200;
 const KILLS = 8;
+/** Schedule ticks already due when the first worker starts: the schedule catches all of them up, under the kills. */
+const MISSED_TICKS = 20;
+const MINUTE = 60_000;
+
+/** Fails when more runs of the limited flow than its limit execute at once for one key (sampled). */
+function checkSlotBound(runs: readonly RunRecord[]): void {
+  const running = new Map<string, number>();
+  for (const run of runs) {
+    if (run.definition_name !== LIMITED_FLOW || run.status !== RunStatus.Running) continue;
+    const key = limitKey(Number(run.idempotency_key?.slice('chaos-'.length)));
+    running.set(key, (running.get(key) ?? 0) + 1);
+  }
+  for (const [key, n] of running) assert.ok(n <= LIMIT, `${n} runs of key ${key} running at once (limit ${LIMIT})`);
+}
 const backends = await crashBackends('runs_kill_chaos');
 
 for (const backend of backends) {
@@ -44,6 +63,25 @@ for (const backend of backends) {
         leaseMs: 1000,
         concurrency: 48,
       };
+      // The schedule's next tick lies MISSED_TICKS minutes back, as if no worker had run meanwhile (a sync keeps the
+      // next tick of an unchanged schedule): the first launches catch every one of them up, among the kills.
+      const firstTick = Math.floor(Date.now() / MINUTE) * MINUTE - MISSED_TICKS * MINUTE;
+      await store.syncSchedules(
+        TICK_FLOW,
+        [
+          {
+            definition_name: TICK_FLOW,
+            schedule_id: TICK_SCHEDULE.id,
+            definition_version: 'v1',
+            cron: TICK_SCHEDULE.cron,
+            timezone: TICK_SCHEDULE.timezone,
+            overlap: TICK_SCHEDULE.overlap,
+            catch_up: TICK_SCHEDULE.catchUp,
+            next_tick_at: firstTick,
+          },
+        ],
+        new Date().toISOString(),
+      );
       const snapshots: Map<string, number>[] = [];
       let unfinishedAtKills = 0;
       let launch: ReturnType<typeof spawnChaosWorker> | undefined;
@@ -61,10 +99,12 @@ for (const backend of backends) {
             if (Date.now() < nextLook) return undefined;
             nextLook = Date.now() + 200;
             const runs = await sessionRuns(store, sessionId);
+            checkSlotBound(runs);
             return runs.length >= RUNS && runs.every((r) => TERMINAL_STATUSES.has(r.status)) ? true : undefined;
           }, 60_000);
           await current.kill();
           const runs = await sessionRuns(store, sessionId);
+          checkSlotBound(runs);
           unfinishedAtKills += runs.filter((r) => !TERMINAL_STATUSES.has(r.status)).length;
           snapshots.push(await checkpointedVertices(store, runs, base.sideFile));
           t.diagnostic(`kill ${k + 1}: ${runs.length} runs, ${sideLines(base.sideFile)} executions so far`);
@@ -73,6 +113,7 @@ for (const backend of backends) {
         await launch.ready(60_000);
         const finished = await waitFor(async () => {
           const runs = await sessionRuns(store, sessionId);
+          checkSlotBound(runs);
           return runs.length >= RUNS && runs.every((r) => TERMINAL_STATUSES.has(r.status)) ? runs : undefined;
         }, 90_000).catch(async (error: unknown) => {
           const open = (await sessionRuns(store, sessionId)).filter((r) => !TERMINAL_STATUSES.has(r.status));
@@ -83,8 +124,32 @@ for (const backend of backends) {
           }
           throw new Error(`${String(error)}; unfinished: ${JSON.stringify([...summary])}`);
         });
+        // Every tick from the first missed one to the current minute started its run, and every run ended.
+        const ticked = await waitFor(async () => {
+          const row = await store.getSchedule(TICK_FLOW, TICK_SCHEDULE.id);
+          if (row === undefined || row.pending_tick_at !== null) return undefined;
+          if ((row.last_tick_at ?? 0) < firstTick + MISSED_TICKS * MINUTE) return undefined;
+          const runs = await sessionRuns(store, scheduleSessionId(TICK_FLOW));
+          // Read again: a new minute's tick taken meanwhile would make the two reads disagree.
+          const again = await store.getSchedule(TICK_FLOW, TICK_SCHEDULE.id);
+          if (again?.revision !== row.revision) return undefined;
+          return runs.every((r) => TERMINAL_STATUSES.has(r.status)) ? { row, runs } : undefined;
+        }, 60_000);
         await launch.kill();
         assert.ok(unfinishedAtKills > 0, 'the kills fell while runs were in flight');
+
+        // Exactly one run per tick: no tick lost to a kill, none started twice.
+        const ticks = ((ticked.row.last_tick_at ?? firstTick) - firstTick) / MINUTE + 1;
+        assert.deepEqual(
+          ticked.runs.map((r) => r.idempotency_key).sort(),
+          Array.from({ length: ticks }, (_, k) => tickIdempotencyKey(TICK_SCHEDULE.id, firstTick + k * MINUTE)).sort(),
+          'one run per schedule tick',
+        );
+        assert.equal(ticked.row.started, ticks, 'the schedule counted each tick it started once');
+        assert.ok(
+          ticked.runs.every((r) => r.status === RunStatus.Completed),
+          'every tick run completed',
+        );
 
         // No run lost: each top-level run reached its status, state and vertices.
         let expectedChildren = 0;
