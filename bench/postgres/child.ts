@@ -6,7 +6,7 @@
 import { openDbos } from '../baselines/dbos.js';
 import { openLangGraphPostgres } from '../baselines/langgraph-postgres.js';
 import { clientsWindow as window, nowNs } from '../harness.js';
-import type { ContenderConfig, ContenderOp, ContenderReply } from './contender.js';
+import { serveContender, type ContenderConfig, type ContenderOp, type ContenderReply } from './contender.js';
 import type { PgEngine } from './engine.js';
 import { PG_STEPS } from './engine.js';
 import { openRimthanPg } from './rimthan.js';
@@ -63,24 +63,4 @@ async function handle(engine: Engine, op: ContenderOp): Promise<ContenderReply> 
   }
 }
 
-async function main(): Promise<void> {
-  const config = JSON.parse(process.argv[2] ?? '{}') as ContenderConfig;
-  const engine = await open(config);
-  process.on('message', (message: ContenderOp) => {
-    handle(engine, message).then(
-      (reply) => {
-        process.send?.(reply);
-        if (message.op === 'close') process.disconnect();
-      },
-      (error: unknown) => process.send?.({ ok: false, error: error instanceof Error ? error.message : String(error) }),
-    );
-  });
-  process.send?.({ ok: true, ready: true });
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `bench contender failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+serveContender<ContenderConfig, Engine>('bench contender', open, handle);

@@ -94,3 +94,34 @@ export async function spawnIpc(script: string, argument: string, label: string):
     },
   };
 }
+
+/**
+ * The child side of the contender protocol: parses argv[2] as the configuration, opens the contender with it, answers
+ * each message with `handle`, says `ready`, and exits with `label` and the fault when opening fails.
+ */
+export function serveContender<C, E>(
+  label: string,
+  open: (config: C) => Promise<E>,
+  handle: (engine: E, op: ContenderOp) => Promise<ContenderReply>,
+): void {
+  const run = async (): Promise<void> => {
+    const engine = await open(JSON.parse(process.argv[2] ?? '{}') as C);
+    process.on('message', (message: ContenderOp) => {
+      handle(engine, message).then(
+        (reply) => {
+          process.send?.(reply);
+          if (message.op === 'close') process.disconnect();
+        },
+        (error: unknown) =>
+          process.send?.({ ok: false, error: error instanceof Error ? error.message : String(error) }),
+      );
+    });
+    process.send?.({ ok: true, ready: true });
+  };
+  run().catch((error: unknown) => {
+    process.stderr.write(
+      `${label} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  });
+}

@@ -12,7 +12,7 @@ import type { JsonObject } from '../../src/core/json.js';
 import type * as RunsModule from '../../src/runs/index.js';
 import type * as ToolsModule from '../../src/tools/index.js';
 import { clientsWindow, nowNs } from '../harness.js';
-import type { ContenderOp, ContenderReply } from '../postgres/contender.js';
+import { serveContender, type ContenderOp, type ContenderReply } from '../postgres/contender.js';
 
 type Runs = typeof RunsModule;
 type Tools = typeof ToolsModule;
@@ -168,24 +168,6 @@ async function open(config: DriverConfig) {
   };
 }
 
-async function main(): Promise<void> {
-  const config = JSON.parse(process.argv[2] ?? '{}') as DriverConfig;
-  const driver = await open(config);
-  process.on('message', (message: ContenderOp) => {
-    driver.handle(message).then(
-      (reply) => {
-        process.send?.(reply);
-        if (message.op === 'close') process.disconnect();
-      },
-      (error: unknown) => process.send?.({ ok: false, error: error instanceof Error ? error.message : String(error) }),
-    );
-  });
-  process.send?.({ ok: true, ready: true });
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `regress driver failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+serveContender<DriverConfig, Awaited<ReturnType<typeof open>>>('regress driver', open, (driver, op) =>
+  driver.handle(op),
+);

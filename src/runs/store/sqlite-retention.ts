@@ -20,6 +20,7 @@ import {
   type RetentionBackend,
 } from './retention.js';
 import type { PruneQuery, PruneResult, StoreObserver } from './types.js';
+import { settle } from './settle.js';
 
 /** The four shapes of a bound (age, count, both, neither), as a key of prepared statements. */
 function shape(bound: DueBound): number {
@@ -131,14 +132,6 @@ export class SqliteRetention implements RetentionBackend {
       }
       return names;
     });
-  }
-}
-
-function settle<T>(work: () => T): Promise<T> {
-  try {
-    return Promise.resolve(work());
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }
 

@@ -16,6 +16,7 @@ import {
   updateAssignments,
   type ScheduleRow,
 } from './validate-schedules.js';
+import { settle, settleAsync } from './settle.js';
 
 function prepareScheduleStatements(db: Database.Database) {
   return {
@@ -118,21 +119,5 @@ export class SqliteSchedules {
         return rowToSchedule(row);
       });
     });
-  }
-}
-
-function settle<T>(work: () => T): Promise<T> {
-  try {
-    return Promise.resolve(work());
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-  }
-}
-
-function settleAsync<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return work();
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }

@@ -10,6 +10,7 @@ import { checkEvent, checkEventLookup, checkPark } from './validate-waits.js';
 import { checkListQuery, checkRunId, isTerminal } from './validate.js';
 import type { RunStatus } from './types.js';
 import { CHILD_ENDED } from './validate-waits.js';
+import { settle } from './settle.js';
 
 function prepareWaitStatements(db: Database.Database) {
   return {
@@ -128,13 +129,5 @@ export class SqliteWaits {
       const at = this.#sql.nextWake.get() as number | null;
       return at === null ? undefined : Number(at);
     });
-  }
-}
-
-function settle<T>(work: () => T): Promise<T> {
-  try {
-    return Promise.resolve(work());
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }

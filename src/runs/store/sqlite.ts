@@ -70,6 +70,7 @@ import {
   checkSessionQuery,
   STORE_LIMITS,
 } from './validate.js';
+import { settle, settleAsync } from './settle.js';
 
 export interface SqliteRunStoreOptions {
   /**
@@ -486,24 +487,6 @@ export class SqliteRunStore implements RunStore {
 
   onNotify(listener: (run_id: string) => void): () => void {
     return this.#hub.add(listener);
-  }
-}
-
-/** Runs synchronous work and reports its result or fault as a promise (a sync throw becomes a rejection). */
-function settle<T>(work: () => T): Promise<T> {
-  try {
-    return Promise.resolve(work());
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-  }
-}
-
-/** Like settle, for work that already answers with a promise. */
-function settleAsync<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return work();
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }
 
