@@ -15,6 +15,7 @@ type StatementName =
   | 'listRuns'
   | 'unseeded'
   | 'updateRun'
+  | 'advanceRun'
   | 'insertCheckpoint'
   | 'latestCheckpoint'
   | 'insertActivity'
@@ -69,6 +70,15 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
         interrupt = @interrupt, updated_at = @updated_at, record_revision = @record_revision,
         lease_owner = CASE WHEN @status = 'running' THEN lease_owner END,
         lease_expires_at = CASE WHEN @status = 'running' THEN lease_expires_at END
+       WHERE run_id = @run_id AND record_revision = @expected_record_revision`,
+    ),
+    // The commit of a vertex step: the run stays `running` on the same flow version, without a cancel request or an
+    // interrupt. It leaves every column that a status-partial index reads (status, definition_version) untouched, so
+    // SQLite maintains none of those indexes for it; the lease stays as it is (the run remains running).
+    advanceRun: db.prepare(
+      `UPDATE runs SET status_summary = @status_summary, checkpoint_revision = @checkpoint_revision,
+        activity_cursor = @activity_cursor, artifacts = @artifacts, updated_at = @updated_at,
+        record_revision = @record_revision
        WHERE run_id = @run_id AND record_revision = @expected_record_revision`,
     ),
     insertCheckpoint: db.prepare('INSERT INTO checkpoints (run_id, revision, state, created_at) VALUES (?, ?, ?, ?)'),

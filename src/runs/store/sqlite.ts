@@ -524,10 +524,26 @@ function insertRun(sql: SqliteStatements, cache: RecordCache, record: NewRunReco
   return cache.set(rowToRun(sql.runById.get(record.run_id) as RunRow));
 }
 
+/**
+ * True when a commit only advances a running run (a vertex step): it stays `running` on the same flow version with
+ * no cancel request and no interrupt, so `advanceRun` may write it without the columns status-partial indexes read.
+ */
+function isAdvance(current: RunRecord, next: RunRecord): boolean {
+  return (
+    current.status === 'running' &&
+    next.status === 'running' &&
+    current.definition_version === next.definition_version &&
+    current.cancel_requested === next.cancel_requested &&
+    current.interrupt === null &&
+    next.interrupt === null
+  );
+}
+
 /** Executes one commit inside the batch transaction (its own savepoint). */
 function applyCommit(sql: SqliteStatements, cache: RecordCache, prepared: PreparedCommit): RunRecord {
   const { commit, checkpointState } = prepared;
-  const next = planCommit(currentRecord(sql, cache, commit), commit);
+  const current = currentRecord(sql, cache, commit);
+  const next = planCommit(current, commit);
   try {
     if (commit.checkpoint !== undefined && checkpointState !== undefined) {
       sql.insertCheckpoint.run(
@@ -543,20 +559,25 @@ function applyCommit(sql: SqliteStatements, cache: RecordCache, prepared: Prepar
     }
     const final: RunRecord = { ...next, activity_cursor: next.activity_cursor + inserted };
     const json = encodeJsonColumns(final);
-    const result = sql.updateRun.run({
+    const changed = {
       run_id: final.run_id,
-      definition_version: final.definition_version,
-      status: final.status,
       status_summary: final.status_summary,
-      cancel_requested: final.cancel_requested ? 1 : 0,
       checkpoint_revision: final.checkpoint_revision,
       activity_cursor: final.activity_cursor,
       artifacts: json.artifacts,
-      interrupt: json.interrupt,
       updated_at: final.updated_at,
       record_revision: final.record_revision,
       expected_record_revision: commit.expected_record_revision,
-    });
+    };
+    const result = isAdvance(current, final)
+      ? sql.advanceRun.run(changed)
+      : sql.updateRun.run({
+          ...changed,
+          definition_version: final.definition_version,
+          status: final.status,
+          cancel_requested: final.cancel_requested ? 1 : 0,
+          interrupt: json.interrupt,
+        });
     if (result.changes !== 1) throw new StoreConflictError('run record changed since it was read');
     if (commit.lease !== undefined) {
       const now = Date.now();
