@@ -30,6 +30,20 @@ export const HOLDS_SLOT = `slot_key IS NOT NULL AND status IN ('pending', 'runni
 /** Runs waiting for a slot: pending with their seed and `wait_until` set (index runs_slot_waiting). */
 export const WAITS_FOR_SLOT = `slot_key IS NOT NULL AND status = 'pending' AND wait_until IS NOT NULL`;
 
+/**
+ * The keys a promotion sweep looks at (`{s}` the table prefix: '' on SQLite, the quoted schema and a dot on PostgreSQL;
+ * one parameter, the limit): keys with a waiting run AND a free slot. Keys that are full are left out, so however many
+ * of them have waiters, a key whose promotion was missed (its holder's worker died) is always among those swept.
+ */
+export function sweepKeysSql(prefix: string, limitParam: string): string {
+  return `SELECT k.definition_name, k.slot_key FROM ${prefix}run_slot_keys k
+    WHERE EXISTS (SELECT 1 FROM ${prefix}runs r
+        WHERE r.definition_name = k.definition_name AND r.slot_key = k.slot_key AND ${WAITS_FOR_SLOT})
+      AND (SELECT count(*) FROM ${prefix}runs r
+        WHERE r.definition_name = k.definition_name AND r.slot_key = k.slot_key AND ${HOLDS_SLOT}) < k.slot_limit
+    LIMIT ${limitParam}`;
+}
+
 /** Refuses a malformed slot request (invalid_arguments, naming the field, never its value). */
 export function checkSlot(slot: ConcurrencySlot): void {
   if (typeof slot !== 'object' || slot === null) throw new StoreArgumentError('slot must be { key, limit }');

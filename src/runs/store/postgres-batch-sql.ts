@@ -147,8 +147,9 @@ export function commitBatchValues(chains: readonly (readonly PreparedCommit[])[]
  * new; planCommit decided it against the fresh record before it was queued). A duplicate run id or idempotency key is
  * skipped (absent from RETURNING) and writes no checkpoint or activity; an activity whose event id is taken already
  * is skipped and not counted in `activity_cursor`, as in a commit. The batch also writes the inputs staged by putInput
- * ($36, $37; a digest already stored is not written, only locked until commit, so a prune cannot delete it under a
- * run that refers to it: see postgres-retention.ts), so an input reaches the disk with, or before, every run that refers
+ * ($36, $37; a digest already stored is not written). It holds a KEY SHARE lock on the stored input of every record it
+ * creates until commit (`held`; shared, so concurrent creators never wait for one another), so a prune, which locks
+ * inputs FOR UPDATE SKIP LOCKED, cannot delete an input under a run being created (see postgres-retention.ts), so an input reaches the disk with, or before, every run that refers
  * to it; a batch of inputs alone commits without a flush of its own (see UNSYNCED). Parameters: see
  * `createBatchValues`.
  */
@@ -195,7 +196,13 @@ export function createBatchSql(q: string): string {
     inp AS (
       INSERT INTO ${q}.inputs (sha256, canonical)
       SELECT n.sha256, n.canonical FROM unnest($36::text[], $37::text[]) AS n(sha256, canonical), relaxed
-      ON CONFLICT (sha256) DO UPDATE SET canonical = EXCLUDED.canonical WHERE false
+      ON CONFLICT (sha256) DO NOTHING
+    ),
+    held AS (
+      SELECT i.sha256 FROM ${q}.inputs i
+      WHERE i.sha256 = ANY (ARRAY(SELECT DISTINCT u.input_sha256 FROM u))
+      ORDER BY i.sha256
+      FOR KEY SHARE
     ),
     acts AS (
       INSERT INTO ${q}.activities (run_id, revision, ordinal, event_id, kind, run_status, occurred_at, vertex_id,
@@ -203,7 +210,7 @@ export function createBatchSql(q: string): string {
       SELECT a.* FROM ia a WHERE a.run_id IN (SELECT run_id FROM ins)
       ON CONFLICT (event_id) DO NOTHING
     )
-    SELECT * FROM ins`;
+    SELECT ins.* FROM ins WHERE (SELECT count(*) FROM held) >= 0`;
 }
 
 /**

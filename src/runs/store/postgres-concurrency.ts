@@ -15,6 +15,7 @@ import {
   checkSlot,
   checkSweepLimit,
   HOLDS_SLOT,
+  sweepKeysSql,
   limitedSeed,
   WAITS_FOR_SLOT,
 } from './concurrency-plan.js';
@@ -58,11 +59,11 @@ function slotQueries(q: string) {
       w AS (SELECT run_id FROM ${q}.runs WHERE definition_name = $1 AND slot_key = $2 AND ${WAITS_FOR_SLOT}
         ORDER BY created_seq LIMIT GREATEST($3 - (SELECT n FROM h), 0))
       UPDATE ${q}.runs SET wait_until = NULL, status_summary = $4, record_revision = record_revision + 1 FROM relaxed
-      WHERE run_id IN (SELECT run_id FROM w) RETURNING run_id`,
+      WHERE run_id IN (SELECT run_id FROM w) AND ${WAITS_FOR_SLOT} RETURNING run_id`,
     dropKey: `DELETE FROM ${q}.run_slot_keys WHERE definition_name = $1 AND slot_key = $2 AND NOT EXISTS (
         SELECT 1 FROM ${q}.runs WHERE definition_name = $1 AND slot_key = $2
           AND status IN ('pending', 'running', 'interrupted'))`,
-    waitingKeys: `SELECT DISTINCT definition_name, slot_key FROM ${q}.runs WHERE ${WAITS_FOR_SLOT} LIMIT $1`,
+    waitingKeys: sweepKeysSql(`${q}.`, '$1'),
   } as const;
 }
 

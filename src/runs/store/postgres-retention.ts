@@ -5,11 +5,11 @@
  * a finished run, so no group commit in flight can meet a half-deleted one; a late commit, cancel request or event finds
  * the run gone (`not_found`).
  *
- * Inputs are shared by digest, so they go in a second short transaction: it locks the pruned runs' inputs with SKIP
- * LOCKED (a start writing a run that refers to one holds its row lock: see the create batch's input upsert), then, in a
- * later statement whose snapshot sees every start committed before the lock, deletes those no run refers to. A start
- * that comes after waits for that lock and writes its input again. Nothing here ever waits for a lock, so a prune
- * cannot deadlock with the writers.
+ * Inputs are shared by digest, so they go in a second short transaction: it locks the pruned runs' inputs FOR UPDATE
+ * SKIP LOCKED (a create batch writing a run that refers to one holds a KEY SHARE lock on it: see createBatchSql), then,
+ * in a later statement whose snapshot sees every start committed before the lock, deletes those no run refers to. The
+ * input lock never waits; the run DELETE may wait briefly for a run row another writer holds (an event being sent to
+ * it), never for an input, so a prune cannot deadlock with the create batches.
  */
 import type pg from 'pg';
 import { withTransaction } from '../../postgres/index.js';

@@ -13,6 +13,7 @@ import {
   checkSlot,
   checkSweepLimit,
   HOLDS_SLOT,
+  sweepKeysSql,
   limitedSeed,
   WAITS_FOR_SLOT,
 } from './concurrency-plan.js';
@@ -51,7 +52,7 @@ function prepareSlotStatements(db: Database.Database) {
       `UPDATE runs SET wait_until = NULL, status_summary = ?, record_revision = record_revision + 1
        WHERE run_id = ? AND ${WAITS_FOR_SLOT}`,
     ),
-    waitingKeys: db.prepare(`SELECT DISTINCT definition_name, slot_key FROM runs WHERE ${WAITS_FOR_SLOT} LIMIT ?`),
+    waitingKeys: db.prepare(sweepKeysSql('', '?')),
   };
 }
 

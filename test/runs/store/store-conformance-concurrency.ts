@@ -184,6 +184,23 @@ export function describeConcurrencyCases(store: () => RunStore, another: () => P
     );
   });
 
+  test('a sweep reaches a key with a missed promotion however many full keys have waiters', async () => {
+    await drainClaimable(store());
+    const flow = flowName();
+    const slot = (key: string) => ({ key, limit: 1 });
+    // 12 full keys, each with a holder and a waiting run: a sweep of 5 keys must not be spent on them.
+    for (let k = 0; k < 12; k++) {
+      await startLimited(store(), flow, slot(`full${k}`));
+      await startLimited(store(), flow, slot(`full${k}`));
+    }
+    const holder = await startLimited(store(), flow, slot('missed'));
+    const waiting = await startLimited(store(), flow, slot('missed'));
+    const [claimed] = await claimOf(store(), 'w1', [holder.run_id]);
+    if (claimed === undefined) throw new Error('holder not claimed');
+    await complete(store(), claimed);
+    assert.deepEqual(await store().promoteWaiting(5), [waiting.run_id]);
+  });
+
   test('a limited seed of an existing unseeded run; refusals write nothing', async () => {
     await drainClaimable(store());
     const flow = flowName();
