@@ -4,21 +4,16 @@
  * unset, 30 days. Read once at start; a malformed value stops the start, naming the variable.
  */
 import { DEFAULT_CHECKPOINT_MAX_AGE_MS } from '../guided/index.js';
+import { parseDuration } from './duration.js';
 import { CommandFailed } from './errors.js';
 import type { CliIo } from './io.js';
 
+export { parseDuration };
+
 export const CHECKPOINT_MAX_AGE_ENV = 'RIMTHAN_WORKFLOW_CHECKPOINT_MAX_AGE';
 
-const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const MIN_MS = 60_000;
 const MAX_MS = 3650 * 86_400_000;
-
-/** Parses `<integer><s|m|h|d>` into milliseconds; undefined for anything else. */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d{1,10})([smhd])$/.exec(text.trim());
-  if (match === null) return undefined;
-  return Number(match[1]) * (UNIT_MS[match[2] ?? ''] ?? Number.NaN);
-}
 
 /** The checkpoint lifetime in milliseconds: the variable's duration (1 minute to 3650 days), else 30 days. */
 export function checkpointMaxAgeMs(env: CliIo['env']): number {

@@ -4,7 +4,7 @@
  */
 import type { RetentionOptions } from '../runs/supervisor/types.js';
 import { intOption, stringOption, type Parsed } from './args.js';
-import { parseDuration } from './checkpoint-config.js';
+import { parseDuration } from './duration.js';
 import { UsageError } from './errors.js';
 
 /** Longest retention age accepted (100 years). */

@@ -340,6 +340,8 @@ describe('the console against hostile pages in Chromium', { skip, concurrency: f
       if ((await view.locator('.who').count()) === 0) return { who: 'signed out', runs: '' };
       const who = (await view.locator('.who').textContent()) ?? '';
       await view.locator('aside.session-picker').waitFor();
+      // The runs list answers after the page has drawn: read it once nothing on the page is loading any more.
+      await view.waitForFunction("!(document.querySelector('main')?.textContent ?? '').includes('Loading…')");
       const runs = (await view.locator('main').textContent()) ?? '';
       return { who, runs };
     } finally {
