@@ -25,6 +25,7 @@ import {
   type RetentionBackend,
 } from './retention.js';
 import type { PruneQuery, PruneResult, StoreObserver } from './types.js';
+import { observe } from './observe.js';
 
 /** A bound's SQL and its values after the flow name ($1), the limit last. */
 function boundSql(bound: DueBound): { where: string; values: unknown[] } {
@@ -124,25 +125,8 @@ export class PostgresRetention implements RetentionBackend {
     });
   }
 
-  async finishedAfter(after: string, limit: number): Promise<string[]> {
-    const names: string[] = [];
-    let last = after;
-    while (names.length < limit) {
-      const row = (await this.#pool().query<{ name: string | null }>(this.#sql.nextFinished, [last])).rows[0];
-      const next = row?.name ?? null;
-      if (next === null) break;
-      names.push(next);
-      last = next;
-    }
-    return names;
-  }
-}
-
-/** Calls an observer hook; its fault is its own. */
-function observe(hook: () => void): void {
-  try {
-    hook();
-  } catch {
-    // ignored: metrics must never break the store
+  async nextFinished(after: string): Promise<string | undefined> {
+    const row = (await this.#pool().query<{ name: string | null }>(this.#sql.nextFinished, [after])).rows[0];
+    return row?.name ?? undefined;
   }
 }

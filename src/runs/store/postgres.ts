@@ -70,6 +70,7 @@ import {
   checkSessionQuery,
   STORE_LIMITS,
 } from './validate.js';
+import { observe } from './observe.js';
 
 export interface PostgresRunStoreOptions {
   /** `postgres://...`; merged with `pool` when both are given. */
@@ -426,14 +427,5 @@ export class PostgresRunStore implements RunStore {
     const stop = this.#hub.add(listener);
     void this.#state?.listener.start();
     return stop;
-  }
-}
-
-/** Calls an observer hook; its fault is its own. */
-function observe(hook: () => void): void {
-  try {
-    hook();
-  } catch {
-    // ignored: metrics must never break the store
   }
 }

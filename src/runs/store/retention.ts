@@ -99,20 +99,17 @@ export interface RetentionBackend {
   countDue(name: string, bound: DueBound): Promise<number>;
   /** Deletes up to `limit` of them (oldest first) in one transaction; returns how many runs and inputs went. */
   deleteDue(name: string, bound: DueBound, limit: number): Promise<{ runs: number; inputs: number }>;
-  /** The flow names with finished runs after `after` in byte order, at most `limit`. */
-  finishedAfter(after: string, limit: number): Promise<string[]>;
+  /** The first flow name with finished runs after `after` in byte order (one index seek), if any. */
+  nextFinished(after: string): Promise<string | undefined>;
 }
 
-/** Every flow with finished runs (at most MAX_FINISHED_DEFINITIONS), walked a page at a time. */
+/** Every flow with finished runs (at most MAX_FINISHED_DEFINITIONS), one index seek per name. */
 export async function listFinished(backend: RetentionBackend): Promise<string[]> {
   const names: string[] = [];
-  let after = '';
-  while (names.length < MAX_FINISHED_DEFINITIONS) {
-    const page = await backend.finishedAfter(after, Math.min(1000, MAX_FINISHED_DEFINITIONS - names.length));
-    names.push(...page);
-    const last = page.at(-1);
-    if (last === undefined || page.length < 1000) break;
-    after = last;
+  let next = await backend.nextFinished('');
+  while (next !== undefined && names.length < MAX_FINISHED_DEFINITIONS) {
+    names.push(next);
+    next = await backend.nextFinished(next);
   }
   return names;
 }

@@ -21,6 +21,7 @@ import {
 } from './retention.js';
 import type { PruneQuery, PruneResult, StoreObserver } from './types.js';
 import { settle } from './settle.js';
+import { observe } from './observe.js';
 
 /** The four shapes of a bound (age, count, both, neither), as a key of prepared statements. */
 function shape(bound: DueBound): number {
@@ -120,26 +121,7 @@ export class SqliteRetention implements RetentionBackend {
     return done;
   }
 
-  finishedAfter(after: string, limit: number): Promise<string[]> {
-    return settle(() => {
-      const names: string[] = [];
-      let last = after;
-      while (names.length < limit) {
-        const next = this.#sql.nextFinished.get(last) as string | null;
-        if (next === null) break;
-        names.push(next);
-        last = next;
-      }
-      return names;
-    });
-  }
-}
-
-/** Calls an observer hook; its fault is its own. */
-function observe(hook: () => void): void {
-  try {
-    hook();
-  } catch {
-    // ignored: metrics must never break the store
+  nextFinished(after: string): Promise<string | undefined> {
+    return settle(() => (this.#sql.nextFinished.get(after) as string | null) ?? undefined);
   }
 }
