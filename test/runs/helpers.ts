@@ -11,7 +11,7 @@ import { SqliteRunStore } from '../../src/runs/store/sqlite.js';
 import type { RunRecord, RunStatus, RunStore } from '../../src/runs/store/types.js';
 import { FlowCatalog } from '../../src/runs/flow/catalog.js';
 import { Supervisor } from '../../src/runs/supervisor/supervisor.js';
-import type { SessionController, SupervisorOptions } from '../../src/runs/supervisor/types.js';
+import type { SessionController, StartRequest, SupervisorOptions } from '../../src/runs/supervisor/types.js';
 
 export interface TempStore {
   readonly store: SqliteRunStore;
@@ -179,5 +179,27 @@ export async function engineFixture(
       await supervisor.stop();
       await temp.cleanup();
     },
+  };
+}
+
+/**
+ * A start of `name@version` with `input` as a harness makes one: no parent, no idempotency key, a random run id and
+ * the wall clock, unless `extra` says otherwise.
+ */
+export function startRequest(
+  name: string,
+  version: string,
+  input: JsonObject,
+  extra: Partial<StartRequest> = {},
+): StartRequest {
+  return {
+    definitionName: name,
+    definitionVersion: version,
+    input,
+    parentRunId: null,
+    idempotencyKey: null,
+    mintRunId: () => randomUUID(),
+    now: () => new Date().toISOString(),
+    ...extra,
   };
 }

@@ -17,7 +17,7 @@ import { sendEvent } from '../../../src/runs/operator/send-event.js';
 import type { RunStore, ScheduleDeclaration, ScheduleRecord } from '../../../src/runs/store/types.js';
 import { scheduleSessionId, tickIdempotencyKey } from '../../../src/runs/supervisor/scheduler.js';
 import { Supervisor } from '../../../src/runs/supervisor/supervisor.js';
-import { closedSchema, waitFor, waitForStatus } from '../helpers.js';
+import { closedSchema, waitFor, waitForStatus, startRequest } from '../helpers.js';
 import { now, rimthanCode } from './store-fixtures.js';
 
 const MINUTE = 60_000;
@@ -263,15 +263,16 @@ export function describeScheduleCases(store: () => RunStore, another: () => Prom
       await take(next, first.revision);
       const observer = new Supervisor({ store: store(), catalog: catalogOf(flow), clock });
       observer.observe();
-      const started = await observer.forSession(scheduleSessionId(name)).startNew({
-        definitionName: name,
-        definitionVersion: 'v1',
-        input: { tick: new Date(next).toISOString() },
-        parentRunId: null,
-        idempotencyKey: tickIdempotencyKey('every', next),
-        mintRunId: () => randomUUID(),
-        now: () => now(),
-      });
+      const started = await observer
+        .forSession(scheduleSessionId(name))
+        .startNew(
+          startRequest(
+            name,
+            'v1',
+            { tick: new Date(next).toISOString() },
+            { idempotencyKey: tickIdempotencyKey('every', next), now: () => now() },
+          ),
+        );
       await observer.stop();
       assert.equal(started.kind, 'started');
       clock.at = next;

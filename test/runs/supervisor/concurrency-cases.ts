@@ -11,7 +11,7 @@ import { RunStatus, type RunRecord, type RunStore } from '../../../src/runs/stor
 import { Supervisor } from '../../../src/runs/supervisor/supervisor.js';
 import type { SessionController } from '../../../src/runs/supervisor/types.js';
 import { Gate, gatedFlow } from '../fixtures/limited-flows.js';
-import { waitForStatus } from '../helpers.js';
+import { waitForStatus, startRequest } from '../helpers.js';
 
 export type OpenStore = () => Promise<RunStore & { close(): Promise<void> }>;
 
@@ -23,15 +23,7 @@ function gatedCatalog(gate: Gate): FlowCatalog {
 
 /** Starts a run of `gated_flow` (one at a time, flow wide) and answers its seeded record. */
 export async function startGated(session: SessionController, n: number): Promise<RunRecord> {
-  const outcome = await session.startNew({
-    definitionName: 'gated_flow',
-    definitionVersion: 'v1',
-    input: { n },
-    parentRunId: null,
-    idempotencyKey: null,
-    mintRunId: () => randomUUID(),
-    now: () => new Date().toISOString(),
-  });
+  const outcome = await session.startNew(startRequest('gated_flow', 'v1', { n }));
   assert.equal(outcome.kind, 'started');
   return (outcome as { run: RunRecord }).run;
 }

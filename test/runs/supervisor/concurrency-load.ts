@@ -10,7 +10,7 @@ import { SLOT_WAIT_SUMMARY } from '../../../src/runs/store/concurrency-plan.js';
 import { RunStatus, type RunRecord, type RunStore } from '../../../src/runs/store/types.js';
 import type { Supervisor } from '../../../src/runs/supervisor/supervisor.js';
 import { LIMIT_PER_KEY, type ConcurrencyProbe } from '../fixtures/limited-flows.js';
-import { waitFor } from '../helpers.js';
+import { waitFor, startRequest } from '../helpers.js';
 
 export interface LoadWorker {
   readonly store: RunStore;
@@ -28,15 +28,9 @@ export async function limitedLoad(workers: readonly LoadWorker[], probe: Concurr
     Array.from({ length: RUNS }, async (_, i) => {
       const w = workers[i % workers.length] as LoadWorker;
       const key = KEYS[i % KEYS.length] as string;
-      const outcome = await w.supervisor.forSession(session).startNew({
-        definitionName: 'limited_flow',
-        definitionVersion: 'v1',
-        input: { key, n: i },
-        parentRunId: null,
-        idempotencyKey: null,
-        mintRunId: () => randomUUID(),
-        now: () => new Date().toISOString(),
-      });
+      const outcome = await w.supervisor
+        .forSession(session)
+        .startNew(startRequest('limited_flow', 'v1', { key, n: i }));
       assert.equal(outcome.kind, 'started');
       const run = (outcome as { run: RunRecord }).run;
       keyOf.set(run.run_id, key);

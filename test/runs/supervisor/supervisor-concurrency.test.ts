@@ -17,7 +17,7 @@ import { RunStatus, type RunRecord } from '../../../src/runs/store/types.js';
 import { Supervisor } from '../../../src/runs/supervisor/supervisor.js';
 import type { SessionController } from '../../../src/runs/supervisor/types.js';
 import { badKeyFlow, ConcurrencyProbe, Gate, gatedFlow, limitedFlow } from '../fixtures/limited-flows.js';
-import { closedSchema, createPendingRun, tempStore, waitForStatus } from '../helpers.js';
+import { closedSchema, createPendingRun, tempStore, waitForStatus, startRequest } from '../helpers.js';
 import { limitedLoad } from './concurrency-load.js';
 import { cancelWaitingCase, restartCase, sweepAfterCrashCase, type OpenStore } from './concurrency-cases.js';
 
@@ -47,15 +47,7 @@ function catalogWith(probe: ConcurrencyProbe, gate: Gate): FlowCatalog {
 }
 
 async function startNew(session: SessionController, name: string, input: { n: number }): Promise<RunRecord> {
-  const outcome = await session.startNew({
-    definitionName: name,
-    definitionVersion: 'v1',
-    input,
-    parentRunId: null,
-    idempotencyKey: null,
-    mintRunId: () => randomUUID(),
-    now: () => new Date().toISOString(),
-  });
+  const outcome = await session.startNew(startRequest(name, 'v1', input));
   assert.equal(outcome.kind, 'started');
   return (outcome as { run: RunRecord }).run;
 }
@@ -119,15 +111,7 @@ describe('concurrency limits per key (SQLite)', () => {
       const sessionId = randomUUID();
       const session = supervisor.forSession(sessionId);
       for (const n of [-1, 101]) {
-        const outcome = await session.startNew({
-          definitionName: 'bad_key_flow',
-          definitionVersion: 'v1',
-          input: { n },
-          parentRunId: null,
-          idempotencyKey: null,
-          mintRunId: () => randomUUID(),
-          now: () => new Date().toISOString(),
-        });
+        const outcome = await session.startNew(startRequest('bad_key_flow', 'v1', { n }));
         assert.equal(outcome.kind, 'refused');
         const refusal = outcome as { code: string; message?: string };
         assert.equal(refusal.code, 'invalid_input');
