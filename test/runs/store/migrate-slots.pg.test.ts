@@ -12,30 +12,11 @@ import { SLOT_WAIT_SUMMARY } from '../../../src/runs/store/concurrency-plan.js';
 import { migrateStore } from '../../../src/runs/store/migrate-store.js';
 import { PostgresRunStore } from '../../../src/runs/store/postgres.js';
 import { SqliteRunStore } from '../../../src/runs/store/sqlite.js';
-import { ActivityKind, RunStatus, type Commit } from '../../../src/runs/store/types.js';
+import { RunStatus } from '../../../src/runs/store/types.js';
 import { dropSchema, postgresSkipReason, TEST_PG_URL, uniqueSchema } from '../../support/postgres.js';
-import { INPUT_SHA, INPUT_TEXT, newRun, now } from './store-fixtures.js';
+import { INPUT_SHA, INPUT_TEXT, newRun, now, queuedSeed } from './store-fixtures.js';
 
 const reason = await postgresSkipReason();
-
-function queuedSeed(run_id: string): Commit {
-  return {
-    run_id,
-    expected_record_revision: 0,
-    patch: { status: RunStatus.Pending, status_summary: 'queued', updated_at: now() },
-    checkpoint: { revision: 0, state: { step: 0 }, created_at: now() },
-    activities: [
-      {
-        revision: 0,
-        ordinal: 0,
-        event_id: randomUUID(),
-        kind: ActivityKind.RunStarted,
-        run_status: RunStatus.Pending,
-        occurred_at: now(),
-      },
-    ],
-  };
-}
 
 describe('migrate-store keeps concurrency slots', { skip: reason ?? false }, () => {
   test('a run waiting for a slot on SQLite still waits on PostgreSQL', async () => {

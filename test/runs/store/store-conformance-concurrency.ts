@@ -9,37 +9,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SLOT_WAIT_SUMMARY } from '../../../src/runs/store/concurrency-plan.js';
 import {
-  ActivityKind,
   RunStatus,
   StoreConflictError,
-  type Commit,
   type ConcurrencySlot,
   type RunRecord,
   type RunStore,
 } from '../../../src/runs/store/types.js';
-import { drainClaimable, INPUT_SHA, INPUT_TEXT, newRun, now, rimthanCode } from './store-fixtures.js';
+import { drainClaimable, INPUT_SHA, INPUT_TEXT, newRun, now, queuedSeed, rimthanCode } from './store-fixtures.js';
 
 const HOUR = 3_600_000;
-
-/** A queued seed (what the supervisor writes for a limited run). */
-function queuedSeed(run_id: string): Commit {
-  return {
-    run_id,
-    expected_record_revision: 0,
-    patch: { status: RunStatus.Pending, status_summary: 'queued', updated_at: now() },
-    checkpoint: { revision: 0, state: { step: 0 }, created_at: now() },
-    activities: [
-      {
-        revision: 0,
-        ordinal: 0,
-        event_id: randomUUID(),
-        kind: ActivityKind.RunStarted,
-        run_status: RunStatus.Pending,
-        occurred_at: now(),
-      },
-    ],
-  };
-}
 
 /** Starts a run of `flow` under `slot`; answers the seeded record. */
 async function startLimited(store: RunStore, flow: string, slot: ConcurrencySlot): Promise<RunRecord> {

@@ -99,3 +99,23 @@ export function rimthanCode(code: string): (error: unknown) => boolean {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A queued seed (what the supervisor writes for a limited run). */
+export function queuedSeed(run_id: string): Commit {
+  return {
+    run_id,
+    expected_record_revision: 0,
+    patch: { status: RunStatus.Pending, status_summary: 'queued', updated_at: now() },
+    checkpoint: { revision: 0, state: { step: 0 }, created_at: now() },
+    activities: [
+      {
+        revision: 0,
+        ordinal: 0,
+        event_id: randomUUID(),
+        kind: ActivityKind.RunStarted,
+        run_status: RunStatus.Pending,
+        occurred_at: now(),
+      },
+    ],
+  };
+}
